@@ -1,0 +1,53 @@
+/* lda_smaller_than_rows — cublasSgemm told that A's columns are closer
+ * together than A has rows.
+ *
+ * The mistake: cuBLAS is column-major. For C = A·B with A m×k, lda is the
+ * distance between A's columns and must be at least m (at least max(1, m)).
+ * Passing the row-major width (k), or a sub-matrix's width, gives lda < m.
+ *
+ * What the program sees: cublasSgemm returns CUBLAS_STATUS_INVALID_VALUE at
+ * the call; nothing is launched, the context stays usable, and cuBLAS prints
+ * "On entry to SGEMM parameter number 8 had an illegal value" (parameter 8 is
+ * lda, counting from transa) — see the recorded results for the exact text.
+ *
+ * What a PyTorch user sees: nothing — PyTorch computes leading dimensions
+ * from the tensor's strides itself. The message
+ *   RuntimeError: CUDA error: CUBLAS_STATUS_INVALID_VALUE when calling cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)
+ * comes from extensions and custom ops that pass their own ld values.
+ *
+ * Why: the argument check runs on the host before any kernel is chosen, so
+ * the error is immediate and not sticky.
+ *
+ * The fix: lda = number of rows of A as stored (m for CUBLAS_OP_N, k for
+ * CUBLAS_OP_T); for row-major data, swap the operands instead (C^T = B^T·A^T).
+ *
+ * References: cuBLAS documentation, cublas<t>gemm
+ * (https://docs.nvidia.com/cuda/cublas/#cublas-t-gemm), "leading dimension
+ * of two-dimensional array used to store the matrix A".
+ */
+#include "atlas_cublas.h"
+
+enum { M = 64, N = 32, K = 48 };
+
+static void gemm_with_lda(int lda)
+{
+    cublasHandle_t handle;
+    float *a = NULL, *b = NULL, *c = NULL;
+    const float alpha = 1.0f, beta = 0.0f;
+    if (!ATLAS_CUBLAS("create", cublasCreate(&handle)))
+        return;
+    if (ATLAS_CUDA("alloc", cudaMalloc((void **)&a, sizeof(float) * M * K))
+        && ATLAS_CUDA("alloc", cudaMalloc((void **)&b, sizeof(float) * K * N))
+        && ATLAS_CUDA("alloc", cudaMalloc((void **)&c, sizeof(float) * M * N))) {
+        ATLAS_CUBLAS("gemm", cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K,
+                                         &alpha, a, lda, b, K, &beta, c, M));
+        ATLAS_CUDA("sync", cudaDeviceSynchronize());
+    }
+    cudaFree(a), cudaFree(b), cudaFree(c);
+    ATLAS_CUBLAS("destroy", cublasDestroy(handle));
+}
+
+static void lda_equal_to_rows(void) { gemm_with_lda(M); }
+static void lda_one_less_than_rows(void) { gemm_with_lda(M - 1); }
+
+ATLAS_CASE(lda_equal_to_rows, lda_one_less_than_rows)

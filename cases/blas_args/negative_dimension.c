@@ -1,0 +1,50 @@
+/* negative_dimension — cublasSgemm called with m = -1.
+ *
+ * The mistake: a size computed by subtraction (rows - offset, end - begin)
+ * goes negative, or a 64-bit size above INT_MAX wraps when passed to the
+ * 32-bit int parameters of the classic API.
+ *
+ * What the program sees: CUBLAS_STATUS_INVALID_VALUE at the call; nothing is
+ * launched and the context stays usable.
+ *
+ * What a PyTorch user sees: PyTorch checks shapes first, so a negative size
+ * never reaches cuBLAS from torch.matmul; the message
+ *   RuntimeError: CUDA error: CUBLAS_STATUS_INVALID_VALUE when calling cublasSgemm(...)
+ * appears from custom extensions, or historically when a dimension
+ * overflowed int.
+ *
+ * Why: m, n and k must be >= 0; the check is on the host.
+ *
+ * The fix: validate sizes before the call; for sizes above INT_MAX use the
+ * 64-bit API (cublasSgemm_64) or split the product.
+ *
+ * References: cuBLAS documentation, cublas<t>gemm
+ * (https://docs.nvidia.com/cuda/cublas/#cublas-t-gemm) and the 64-bit
+ * integer interface (https://docs.nvidia.com/cuda/cublas/#bit-integer-interface).
+ */
+#include "atlas_cublas.h"
+
+enum { M = 64, N = 32, K = 48 };
+
+static void gemm_with_rows(int m)
+{
+    cublasHandle_t handle;
+    float *a = NULL, *b = NULL, *c = NULL;
+    const float alpha = 1.0f, beta = 0.0f;
+    if (!ATLAS_CUBLAS("create", cublasCreate(&handle)))
+        return;
+    if (ATLAS_CUDA("alloc", cudaMalloc((void **)&a, sizeof(float) * M * K))
+        && ATLAS_CUDA("alloc", cudaMalloc((void **)&b, sizeof(float) * K * N))
+        && ATLAS_CUDA("alloc", cudaMalloc((void **)&c, sizeof(float) * M * N))) {
+        ATLAS_CUBLAS("gemm", cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, N, K,
+                                         &alpha, a, M, b, K, &beta, c, M));
+        ATLAS_CUDA("sync", cudaDeviceSynchronize());
+    }
+    cudaFree(a), cudaFree(b), cudaFree(c);
+    ATLAS_CUBLAS("destroy", cublasDestroy(handle));
+}
+
+static void rows_positive(void) { gemm_with_rows(M); }
+static void rows_negative(void) { gemm_with_rows(-1); }
+
+ATLAS_CASE(rows_positive, rows_negative)

@@ -1,0 +1,51 @@
+/* int8_times_fp32_gemmex — cublasGemmEx with A in int8 and B, C in float.
+ *
+ * The mistake: the article's "integer weights, float input": weights were
+ * quantized (or cast) to int8 while activations stayed fp32, and the two are
+ * handed to one matrix product.
+ *
+ * What the program sees: cublasGemmEx refuses the combination at the call
+ * (the recorded results give the exact status; cuBLAS lists the supported
+ * Atype/Btype/Ctype/computeType combinations in a table, and mixed
+ * int8 × fp32 is not in it). The context stays usable.
+ *
+ * What a PyTorch user sees: PyTorch refuses before cuBLAS:
+ *   RuntimeError: expected m1 and m2 to have the same dtype, but got: float != signed char
+ * (an int8 nn.Linear fails earlier still: "addmm_cuda" not implemented for 'Char').
+ *
+ * Why: GemmEx only implements the listed type combinations; int8 products
+ * need int8 on both sides and an int32 compute type.
+ *
+ * The fix: give both operands the same type (dequantize the weights to fp32,
+ * or quantize the input to int8 with CUBLAS_COMPUTE_32I and int32 C).
+ *
+ * References: cuBLAS documentation, cublasGemmEx, its table of supported
+ * type combinations (https://docs.nvidia.com/cuda/cublas/#cublasgemmex).
+ */
+#include "atlas_cublas.h"
+
+enum { M = 64, N = 64, K = 64 };
+
+static void gemm_ex_with_a_type(cudaDataType a_type)
+{
+    cublasHandle_t handle;
+    void *a = NULL, *b = NULL, *c = NULL;
+    const float alpha = 1.0f, beta = 0.0f;
+    if (!ATLAS_CUBLAS("create", cublasCreate(&handle)))
+        return;
+    if (ATLAS_CUDA("alloc", cudaMalloc(&a, sizeof(float) * M * K))
+        && ATLAS_CUDA("alloc", cudaMalloc(&b, sizeof(float) * K * N))
+        && ATLAS_CUDA("alloc", cudaMalloc(&c, sizeof(float) * M * N))) {
+        ATLAS_CUBLAS("gemm", cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K, &alpha,
+                                          a, a_type, M, b, CUDA_R_32F, K, &beta,
+                                          c, CUDA_R_32F, M, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+        ATLAS_CUDA("sync", cudaDeviceSynchronize());
+    }
+    cudaFree(a), cudaFree(b), cudaFree(c);
+    ATLAS_CUBLAS("destroy", cublasDestroy(handle));
+}
+
+static void both_fp32(void) { gemm_ex_with_a_type(CUDA_R_32F); }
+static void int8_weights_fp32_input(void) { gemm_ex_with_a_type(CUDA_R_8I); }
+
+ATLAS_CASE(both_fp32, int8_weights_fp32_input)

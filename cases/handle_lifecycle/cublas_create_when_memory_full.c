@@ -1,0 +1,60 @@
+/* cublas_create_when_memory_full — cublasCreate after this process has taken
+ * all free GPU memory.
+ *
+ * The mistake: a program (or a framework's caching allocator) fills GPU
+ * memory with data first and creates its cuBLAS handle lazily, at the first
+ * matrix product. The handle then has nowhere to put its own memory.
+ *
+ * What the program sees: cublasCreate fails at the call (the recorded
+ * results give the code: the articles' CUBLAS_STATUS_INTERNAL_ERROR is not
+ * it on CUDA 13). Nothing is sticky: free memory and creation works again.
+ *
+ * What a PyTorch user sees: the first torch.matmul after memory filled up
+ * raises "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when
+ * calling `cublasCreate(handle)`" — an out-of-memory error wearing another
+ * name.
+ *
+ * Why: a handle needs device memory of its own at creation.
+ *
+ * The fix: create the handle before filling memory (PyTorch: run one small
+ * matmul early), or leave headroom (smaller batch, lower
+ * PYTORCH_CUDA_ALLOC_CONF limits).
+ *
+ * References: cuBLAS documentation, cublasCreate
+ * (https://docs.nvidia.com/cuda/cublas/#cublascreate);
+ * pytorch/pytorch issues on CUBLAS_STATUS_NOT_INITIALIZED at cublasCreate.
+ *
+ * atlas:runs-alone — it fills GPU memory.
+ */
+#include "atlas_cublas.h"
+
+enum { N = 64 };
+
+static void gemm_after_fill(int create_first)
+{
+    cublasHandle_t handle;
+    float *a = NULL, *c = NULL;
+    const float alpha = 1.0f, beta = 0.0f;
+    bool have_handle = false;
+    if (!ATLAS_CUDA("alloc", cudaMalloc((void **)&a, sizeof(float) * N * N))
+        || !ATLAS_CUDA("alloc", cudaMalloc((void **)&c, sizeof(float) * N * N)))
+        return;
+    if (create_first)
+        have_handle = ATLAS_CUBLAS("create", cublasCreate(&handle));
+    atlas_fill_gpu(0);
+    if (!create_first)
+        have_handle = ATLAS_CUBLAS("create", cublasCreate(&handle));
+    if (have_handle) {
+        ATLAS_CUBLAS("gemm", cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, N, N, N, &alpha, a, N, a, N, &beta, c, N));
+        ATLAS_CUDA("sync", cudaDeviceSynchronize());
+    }
+    atlas_release_gpu();
+    if (have_handle)
+        ATLAS_CUBLAS("destroy", cublasDestroy(handle));
+    cudaFree(a), cudaFree(c);
+}
+
+static void create_before_filling(void) { gemm_after_fill(1); }
+static void create_after_filling(void) { gemm_after_fill(0); }
+
+ATLAS_CASE(create_before_filling, create_after_filling)

@@ -1,0 +1,60 @@
+/* host_pointer_passed_to_gemm — A lives in malloc'd host memory, B and C on
+ * the GPU, and cublasSgemm is given all three.
+ *
+ * The mistake: forgetting the cudaMemcpy (or, in PyTorch terms, the .cuda())
+ * for one operand. cuBLAS cannot tell a host pointer from a device pointer:
+ * it checks sizes and leading dimensions, not where memory lives.
+ *
+ * What the program sees: depends on whether this GPU can read pageable host
+ * memory (the fingerprint's "pageable" field: HMM or ATS). Where it cannot,
+ * cublasSgemm returns CUBLAS_STATUS_SUCCESS — the kernel is only queued — and
+ * the fault surfaces at the next synchronize as cudaErrorIllegalAddress,
+ * which is sticky: the context is lost. Where it can, the product is simply
+ * computed from host memory, slowly. The recorded results say which.
+ *
+ * What a PyTorch user sees: PyTorch checks devices first:
+ *   RuntimeError: Expected all tensors to be on the same device, but found at
+ *   least two devices, cuda:0 and cpu!
+ * The article's claim that this yields CUBLAS_STATUS_INVALID_VALUE is not
+ * what cuBLAS does.
+ *
+ * Why: a device pointer and a host pointer are both just addresses; the GPU
+ * faults only when it dereferences an address its page tables do not map.
+ *
+ * The fix: copy A to device memory (cudaMalloc + cudaMemcpy), or use pinned
+ * (cudaMallocHost) or managed memory, which the GPU may address.
+ *
+ * References: CUDA Programming Guide, "Unified Memory" / "System Allocated
+ * Memory" (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#system-allocator);
+ * cuBLAS documentation, general description, "the data must be in device memory"
+ * (https://docs.nvidia.com/cuda/cublas/#data-layout).
+ */
+#include "atlas_cublas.h"
+#include <stdlib.h>
+
+enum { M = 256, N = 256, K = 256 };
+
+static void gemm_with_a_on_host(int a_on_host)
+{
+    cublasHandle_t handle;
+    float *a = NULL, *b = NULL, *c = NULL, *host_a = calloc(M * K, sizeof(float));
+    const float alpha = 1.0f, beta = 0.0f;
+    if (!host_a || !ATLAS_CUBLAS("create", cublasCreate(&handle)))
+        return;
+    if (ATLAS_CUDA("alloc", cudaMalloc((void **)&a, sizeof(float) * M * K))
+        && ATLAS_CUDA("alloc", cudaMalloc((void **)&b, sizeof(float) * K * N))
+        && ATLAS_CUDA("alloc", cudaMalloc((void **)&c, sizeof(float) * M * N))
+        && ATLAS_CUDA("copy", cudaMemcpy(a, host_a, sizeof(float) * M * K, cudaMemcpyHostToDevice))) {
+        ATLAS_CUBLAS("gemm", cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K, &alpha,
+                                         a_on_host ? host_a : a, M, b, K, &beta, c, M));
+        ATLAS_CUDA("sync", cudaDeviceSynchronize());
+    }
+    cudaFree(a), cudaFree(b), cudaFree(c);
+    ATLAS_CUBLAS("destroy", cublasDestroy(handle));
+    free(host_a);
+}
+
+static void a_copied_to_device(void) { gemm_with_a_on_host(0); }
+static void a_left_on_host(void) { gemm_with_a_on_host(1); }
+
+ATLAS_CASE(a_copied_to_device, a_left_on_host)

@@ -1,0 +1,169 @@
+/* atlas.c — the support library: record, note, skip, probe. See atlas.h. */
+#define _GNU_SOURCE
+#include "atlas.h"
+
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int record_fd = -2; /* -2: not opened yet, -1: no record file */
+
+/* One record is one line of tab-separated fields written by one write(2). */
+static void emit(const char *kind, int nfields, const char *fields[])
+{
+    if (record_fd == -2) {
+        const char *path = getenv("ATLAS_RECORD");
+        record_fd = path && *path ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
+    }
+    if (record_fd < 0)
+        return;
+    char line[4096];
+    size_t n = 0;
+    for (const char *p = kind; *p && n < sizeof line - 2; p++)
+        line[n++] = *p;
+    for (int i = 0; i < nfields; i++) {
+        line[n++] = '\t';
+        for (const char *p = fields[i] ? fields[i] : ""; *p && n < sizeof line - 2; p++)
+            line[n++] = (*p == '\t' || *p == '\n' || *p == '\r') ? ' ' : *p;
+    }
+    line[n++] = '\n';
+    ssize_t written = write(record_fd, line, n);
+    (void)written; /* nowhere better to report a failed record than the missing line */
+}
+
+bool atlas_record_call(const char *step, const char *api, const char *text,
+                       long code, const char *name, bool success)
+{
+    char number[32];
+    snprintf(number, sizeof number, "%ld", code);
+    emit("call", 5, (const char *[]){step, api, number, name, text});
+    printf("[%s] %s -> %s (%ld)\n", step, text, name, code);
+    fflush(stdout);
+    return success;
+}
+
+bool atlas_cuda_call(const char *step, const char *text, cudaError_t status)
+{
+    const char *name = cudaGetErrorName(status);
+    char unknown[32];
+    if (name == NULL || strncmp(name, "cuda", 4) != 0) {
+        snprintf(unknown, sizeof unknown, "<unknown:%d>", (int)status);
+        name = unknown;
+    }
+    return atlas_record_call(step, "cuda", text, (long)status, name, status == cudaSuccess);
+}
+
+bool atlas_check(const char *step, bool ok, const char *fmt, ...)
+{
+    char detail[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    return atlas_record_call(step, "check", detail, ok ? 0 : 1,
+                             ok ? "result_correct" : "result_wrong", ok);
+}
+
+void atlas_quantity(const char *name, double value, const char *unit)
+{
+    char number[64];
+    snprintf(number, sizeof number, "%.17g", value);
+    emit("quantity", 3, (const char *[]){name, number, unit});
+    printf("[quantity] %s = %s %s\n", name, number, unit);
+    fflush(stdout);
+}
+
+void atlas_note(const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    emit("note", 1, (const char *[]){text});
+    printf("[note] %s\n", text);
+    fflush(stdout);
+}
+
+void atlas_skip(const char *reason)
+{
+    emit("skip", 1, (const char *[]){reason});
+    printf("[skip] %s\n", reason);
+    fflush(stdout);
+    exit(77);
+}
+
+enum { MAX_FILL_BLOCKS = 4096 };
+static void *fill_blocks[MAX_FILL_BLOCKS];
+static int fill_count;
+
+size_t atlas_fill_gpu(size_t headroom)
+{
+    size_t free_bytes = 0, total = 0, filled = 0;
+    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess)
+        return 0;
+    /* Big blocks first, then smaller ones, until even 1 MiB does not fit. */
+    for (size_t chunk = (size_t)1 << 32; chunk >= ((size_t)1 << 20) && fill_count < MAX_FILL_BLOCKS; chunk /= 4) {
+        while (fill_count < MAX_FILL_BLOCKS) {
+            if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess || free_bytes < headroom + chunk)
+                break;
+            if (cudaMalloc(&fill_blocks[fill_count], chunk) != cudaSuccess)
+                break;
+            fill_count++;
+            filled += chunk;
+        }
+    }
+    cudaGetLastError(); /* the last, failing cudaMalloc is part of filling, not of the lesson */
+    cudaMemGetInfo(&free_bytes, &total);
+    atlas_quantity("filled_bytes", (double)filled, "bytes");
+    atlas_quantity("free_after_fill", (double)free_bytes, "bytes");
+    return filled;
+}
+
+void atlas_release_gpu(void)
+{
+    while (fill_count > 0)
+        cudaFree(fill_blocks[--fill_count]);
+}
+
+/* After the variant: is the CUDA context still usable? A sticky error (an
+ * illegal address, a device-side assert) makes every later call fail; an
+ * ordinary error does not. The probe allocates, writes and synchronizes, and
+ * records the first status that is not success. */
+static void probe_context(void)
+{
+    void *p = NULL;
+    cudaError_t status = cudaMalloc(&p, 256);
+    const char *text = "cudaMalloc(&p, 256)";
+    if (status == cudaSuccess) {
+        status = cudaMemset(p, 0, 256);
+        text = "cudaMemset(p, 0, 256)";
+    }
+    if (status == cudaSuccess) {
+        status = cudaDeviceSynchronize();
+        text = "cudaDeviceSynchronize()";
+    }
+    if (p)
+        cudaFree(p);
+    atlas_cuda_call("probe", text, status);
+}
+
+int atlas_main(int argc, char **argv, atlas_variant_fn fixed, atlas_variant_fn broken)
+{
+    atlas_variant_fn run = NULL;
+    if (argc == 2 && strcmp(argv[1], "fixed") == 0)
+        run = fixed;
+    else if (argc == 2 && strcmp(argv[1], "broken") == 0)
+        run = broken;
+    if (!run) {
+        fprintf(stderr, "usage: %s fixed|broken\n", argv[0]);
+        return 2;
+    }
+    run();
+    emit("variant_end", 0, NULL);
+    probe_context();
+    return 0;
+}
