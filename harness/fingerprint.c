@@ -138,7 +138,7 @@ int main(void)
             && fn && found == cudaDriverEntryPointSuccess) {
             int mode = 0;
             if (((get_mode_fn)fn)(&mode) == 0)
-                loading = mode == 1 ? "LAZY" : mode == 2 ? "EAGER" : "unknown";
+                loading = mode == 1 ? "EAGER" : mode == 2 ? "LAZY" : "unknown"; /* CUmoduleLoadingMode */
         }
     }
     put("gpu", gpu);

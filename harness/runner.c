@@ -89,7 +89,7 @@ struct step {
     char step[64], api[16], name[96], text[1024];
     long code;
     bool success;
-    const char *surfaced; /* "call" or "synchronize" */
+    const char *surfaced; /* "call", "synchronize" or "query" */
     const struct atlas_rule *rule;
     const char *verdict;
 };
@@ -112,15 +112,20 @@ static bool is_success_name(const char *name)
 }
 
 /* Errors of asynchronous work surface at these calls, not at the call that
- * caused them. */
+ * caused them: "synchronize" (waits for the device) or "query" (reads a
+ * status without waiting); anything else is "call". */
 static const char *surfaced_at(const char *text)
 {
-    static const char *const waits[] = {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaStreamQuery",
-                                        "cudaEventSynchronize", "cudaEventQuery", "cudaGetLastError",
-                                        "cudaPeekAtLastError", "cuCtxSynchronize", "cuStreamSynchronize"};
+    static const char *const waits[] = {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
+                                        "cuCtxSynchronize", "cuStreamSynchronize"};
+    static const char *const queries[] = {"cudaGetLastError", "cudaPeekAtLastError", "cudaStreamQuery",
+                                          "cudaEventQuery", "cuStreamQuery"};
     for (size_t i = 0; i < sizeof waits / sizeof *waits; i++)
         if (strncmp(text, waits[i], strlen(waits[i])) == 0)
             return "synchronize";
+    for (size_t i = 0; i < sizeof queries / sizeof *queries; i++)
+        if (strncmp(text, queries[i], strlen(queries[i])) == 0)
+            return "query";
     return "call";
 }
 
@@ -605,6 +610,22 @@ static int run_case(int argc, char **argv)
     }
     write_part(f, case_name, family, variant, source, timeout, &o, &end, &j, repeats, sigs, repeats, flaky);
     fclose(f);
+    /* The verdict and its reasons as plain lines, for collect's summary. */
+    char summary[1300];
+    snprintf(summary, sizeof summary, "%s/%s.%s.summary", parts, case_name, variant);
+    if ((f = fopen(summary, "w"))) {
+        fprintf(f, "%s\n", flaky ? "flaky" : j.verdict == MATCH ? "match" : j.verdict == SKIP ? "skip"
+                             : j.verdict == MISMATCH ? "mismatch" : "error");
+        for (int i = 0; i < j.nmismatches; i++)
+            fprintf(f, "%s/%s: %s\n", case_name, variant, j.mismatches[i]);
+        if (j.verdict == SKIP)
+            fprintf(f, "%s/%s: skipped: %s\n", case_name, variant, o.skip);
+        if (j.verdict == HARNESS_ERROR)
+            fprintf(f, "%s/%s: %s\n", case_name, variant, j.error);
+        if (flaky)
+            fprintf(f, "%s/%s: flaky over %d runs\n", case_name, variant, repeats);
+        fclose(f);
+    }
     print_summary(case_name, variant, &o, &end, &j);
     if (flaky) {
         printf("%s %s: FLAKY over %d runs:\n", case_name, variant, repeats);
@@ -621,7 +642,8 @@ static int run_case(int argc, char **argv)
 static int parts_only(const struct dirent *d)
 {
     size_t n = strlen(d->d_name);
-    return (n > 5 && strcmp(d->d_name + n - 5, ".json") == 0) || (n > 7 && strcmp(d->d_name + n - 7, ".record") == 0);
+    return (n > 5 && strcmp(d->d_name + n - 5, ".json") == 0) || (n > 7 && strcmp(d->d_name + n - 7, ".record") == 0)
+           || (n > 8 && strcmp(d->d_name + n - 8, ".summary") == 0);
 }
 
 static int begin(int argc, char **argv)
@@ -707,38 +729,42 @@ static int collect(int argc, char **argv)
 
     struct dirent **names;
     int n = scandir(parts, &names, json_only, by_name);
-    int counts[5] = {0}; /* match mismatch skip error flaky */
     static const char *const kinds[] = {"match", "mismatch", "skip", "error", "flaky"};
-    int written = 0;
+    int counts[5] = {0}, written = 0;
+    char problems[65536] = "";
+    size_t used = 0;
     for (int i = 0; i < n; i++) {
-        char part[1300];
+        char part[1300], summary[1300];
         snprintf(part, sizeof part, "%s/%s", parts, names[i]->d_name);
+        snprintf(summary, sizeof summary, "%.*s.summary", (int)strlen(part) - 5, part);
         free(names[i]);
         FILE *p = fopen(part, "r");
         if (!p) {
             fprintf(stderr, "atlas-run collect: cannot read %s: %s (left out)\n", part, strerror(errno));
             continue;
         }
-        char buf[65536];
-        size_t got;
-        bool head = true;
         if (written++)
             fputs(",\n", f);
+        char buf[65536];
+        size_t got;
         while ((got = fread(buf, 1, sizeof buf, p)) > 0) {
-            if (head) {
-                for (int k = 0; k < 5; k++) {
-                    char key[48];
-                    snprintf(key, sizeof key, "{\"verdict\":\"%s\"", kinds[k]);
-                    if (got > strlen(key) && strncmp(buf, key, strlen(key)) == 0)
-                        counts[k]++;
-                }
-                head = false;
-            }
             while (got > 0 && buf[got - 1] == '\n')
                 got--;
             fwrite(buf, 1, got, f);
         }
         fclose(p);
+        FILE *sum = fopen(summary, "r");
+        char line[1024];
+        for (int first = 1; sum && fgets(line, sizeof line, sum); first = 0) {
+            if (first) {
+                for (int k = 0; k < 5; k++)
+                    counts[k] += strncmp(line, kinds[k], strlen(kinds[k])) == 0 && line[strlen(kinds[k])] == '\n';
+            } else if (used + strlen(line) + 3 < sizeof problems) {
+                used += (size_t)snprintf(problems + used, sizeof problems - used, "  %s", line);
+            }
+        }
+        if (sum)
+            fclose(sum);
     }
     if (n >= 0)
         free(names);
@@ -749,8 +775,11 @@ static int collect(int argc, char **argv)
     }
     printf("%d runs: %d match, %d mismatch, %d skip, %d flaky, %d harness error\n", written, counts[0], counts[1],
            counts[2], counts[4], counts[3]);
+    if (problems[0])
+        printf("%s", problems);
     printf("results file: %s\n", path);
-    return MATCH;
+    /* Fail when anything did not match, so that CTest shows this summary. */
+    return counts[1] || counts[3] || counts[4] ? MISMATCH : MATCH;
 }
 
 static int lint(int argc, char **argv)

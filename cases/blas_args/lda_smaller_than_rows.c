@@ -5,15 +5,17 @@
  * distance between A's columns and must be at least m (at least max(1, m)).
  * Passing the row-major width (k), or a sub-matrix's width, gives lda < m.
  *
- * What the program sees: cublasSgemm returns CUBLAS_STATUS_INVALID_VALUE at
- * the call; nothing is launched, the context stays usable, and cuBLAS prints
- * "On entry to SGEMM parameter number 8 had an illegal value" (parameter 8 is
- * lda, counting from transa) — see the recorded results for the exact text.
+ * What the program sees (H100, CUDA 13.0): cublasSgemm returns
+ * CUBLAS_STATUS_INVALID_VALUE at the call and cuBLAS prints
+ *   ** On entry to SGEMM  parameter number 8 had an illegal value
+ * (parameter 8 is lda, counting handle as 1). Nothing is launched and the
+ * context stays usable.
  *
- * What a PyTorch user sees: nothing — PyTorch computes leading dimensions
- * from the tensor's strides itself. The message
- *   RuntimeError: CUDA error: CUBLAS_STATUS_INVALID_VALUE when calling cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)
- * comes from extensions and custom ops that pass their own ld values.
+ * What a PyTorch user sees: nothing. A view whose column stride is smaller
+ * than its rows (as_strided) multiplies without error: PyTorch derives
+ * leading dimensions from strides and copies operands cuBLAS cannot take.
+ * CUBLAS_STATUS_INVALID_VALUE from cublasSgemm reaches PyTorch users through
+ * extensions that pass their own leading dimensions.
  *
  * Why: the argument check runs on the host before any kernel is chosen, so
  * the error is immediate and not sticky.

@@ -4,14 +4,12 @@
  * goes negative, or a 64-bit size above INT_MAX wraps when passed to the
  * 32-bit int parameters of the classic API.
  *
- * What the program sees: CUBLAS_STATUS_INVALID_VALUE at the call; nothing is
- * launched and the context stays usable.
+ * What the program sees (H100, CUDA 13.0): CUBLAS_STATUS_INVALID_VALUE at
+ * the call, and "On entry to SGEMM  parameter number 3 had an illegal value"
+ * (m). Nothing is launched and the context stays usable.
  *
- * What a PyTorch user sees: PyTorch checks shapes first, so a negative size
- * never reaches cuBLAS from torch.matmul; the message
- *   RuntimeError: CUDA error: CUBLAS_STATUS_INVALID_VALUE when calling cublasSgemm(...)
- * appears from custom extensions, or historically when a dimension
- * overflowed int.
+ * What a PyTorch user sees: PyTorch refuses the tensor before any cuBLAS call:
+ *   RuntimeError: Trying to create tensor with negative dimension -1: [-1, 48]
  *
  * Why: m, n and k must be >= 0; the check is on the host.
  *

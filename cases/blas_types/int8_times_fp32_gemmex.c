@@ -4,14 +4,14 @@
  * quantized (or cast) to int8 while activations stayed fp32, and the two are
  * handed to one matrix product.
  *
- * What the program sees: cublasGemmEx refuses the combination at the call
- * (the recorded results give the exact status; cuBLAS lists the supported
- * Atype/Btype/Ctype/computeType combinations in a table, and mixed
- * int8 × fp32 is not in it). The context stays usable.
+ * What the program sees (H100, CUDA 13.0): cublasGemmEx returns
+ * CUBLAS_STATUS_NOT_SUPPORTED at the call — not INVALID_VALUE, as the
+ * article says. cuBLAS lists the supported Atype/Btype/Ctype/computeType
+ * combinations in a table, and mixed int8 × fp32 is not in it. The context
+ * stays usable.
  *
  * What a PyTorch user sees: PyTorch refuses before cuBLAS:
- *   RuntimeError: expected m1 and m2 to have the same dtype, but got: float != signed char
- * (an int8 nn.Linear fails earlier still: "addmm_cuda" not implemented for 'Char').
+ *   RuntimeError: expected mat1 and mat2 to have the same dtype, but got: float != signed char
  *
  * Why: GemmEx only implements the listed type combinations; int8 products
  * need int8 on both sides and an int32 compute type.

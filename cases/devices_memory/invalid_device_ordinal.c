@@ -8,8 +8,11 @@
  * device stays what it was; the error is not sticky, and later calls on the
  * old device work.
  *
- * What a PyTorch user sees: "RuntimeError: CUDA error: invalid device ordinal"
- * (torch.cuda.set_device(1) or .to("cuda:1") on one GPU).
+ * Recorded (H100, CUDA 13.0): cudaErrorInvalidDevice.
+ *
+ * What a PyTorch user sees (torch.zeros(1, device="cuda:1") on one GPU):
+ *   torch.AcceleratorError: CUDA error: invalid device ordinal
+ *   GPU device may be out of range, do you have enough GPUs?
  *
  * Why: the ordinal is checked against the devices this process can see.
  *

@@ -7,9 +7,13 @@
  * in the "last error" slot until cudaGetLastError reads and clears it, which
  * is how a later, unrelated check can report it. It is not sticky.
  *
- * What a PyTorch user sees: "torch.OutOfMemoryError: CUDA out of memory.
- * Tried to allocate ..." — PyTorch's caching allocator reports the failed
- * cudaMalloc with its own message and its own accounting.
+ * Recorded (H100, CUDA 13.0): cudaErrorMemoryAllocation at the call, the
+ * same from the first cudaGetLastError, then cudaSuccess.
+ *
+ * What a PyTorch user sees: PyTorch's caching allocator reports the failed
+ * cudaMalloc with its own message and accounting:
+ *   torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 80.18 GiB.
+ *   GPU 0 has a total capacity of 79.18 GiB of which 78.66 GiB is free. ...
  *
  * Why: device memory is allocated eagerly; there is no overcommit.
  *

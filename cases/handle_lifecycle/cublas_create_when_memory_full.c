@@ -5,14 +5,14 @@
  * memory with data first and creates its cuBLAS handle lazily, at the first
  * matrix product. The handle then has nowhere to put its own memory.
  *
- * What the program sees: cublasCreate fails at the call (the recorded
- * results give the code: the articles' CUBLAS_STATUS_INTERNAL_ERROR is not
- * it on CUDA 13). Nothing is sticky: free memory and creation works again.
+ * What the program sees (H100, CUDA 13.0, cuBLAS 13.1): cublasCreate
+ * returns CUBLAS_STATUS_ALLOC_FAILED at the call — not the article's
+ * CUBLAS_STATUS_INTERNAL_ERROR, nor the NOT_INITIALIZED of older reports.
+ * Nothing is sticky: free memory and creation works again.
  *
- * What a PyTorch user sees: the first torch.matmul after memory filled up
- * raises "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when
- * calling `cublasCreate(handle)`" — an out-of-memory error wearing another
- * name.
+ * What a PyTorch user sees: the first matmul after memory filled up raises
+ *   RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`
+ * an out-of-memory error wearing another name.
  *
  * Why: a handle needs device memory of its own at creation.
  *

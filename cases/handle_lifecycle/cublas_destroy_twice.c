@@ -3,9 +3,11 @@
  * The mistake: two owners of one handle (a copied struct, a destructor and
  * an explicit cleanup) each destroy it.
  *
- * What the program sees: whatever this cuBLAS does with a dangling handle —
- * a status, a crash, or silence. The recorded results say which on each
- * version; the harness records even a dying process as the outcome.
+ * What the program sees (H100, CUDA 13.0, cuBLAS 13.1): the process dies
+ * inside the second cublasDestroy with SIGABRT, glibc printing
+ *   free(): double free detected in tcache 2
+ * — no status is ever returned. The harness records the dying process as
+ * the outcome.
  *
  * What a PyTorch user sees: nothing — PyTorch owns its handles and destroys
  * them once (or never, at exit).

@@ -7,11 +7,13 @@
  * What the program sees: the launch does not happen. The <<<>>> syntax
  * returns nothing, so the error waits in the "last error" slot: it is
  * returned by the next cudaGetLastError() (and cleared by it). It is not
- * sticky: the context stays usable. The recorded results give the code.
+ * sticky: the context stays usable. On the H100 with CUDA 13.0 the code is
+ * cudaErrorInvalidValue ("invalid argument") — not
+ * cudaErrorInvalidConfiguration ("invalid configuration argument"), which
+ * is what most answers about this mistake quote.
  *
- * What a PyTorch user sees: "RuntimeError: CUDA error: invalid configuration
- * argument" — from a custom kernel with a bad launch, or from a kernel given
- * an empty tensor (a grid of 0 blocks is invalid too).
+ * What a PyTorch user sees: PyTorch chooses its own launch configurations;
+ * this mistake comes from custom kernels (not recorded through PyTorch yet).
  *
  * Why: the launch configuration is checked when the launch is submitted,
  * against the device's limits (1024 threads per block; 1024, 1024, 64 per

@@ -5,18 +5,20 @@
  * for one operand. cuBLAS cannot tell a host pointer from a device pointer:
  * it checks sizes and leading dimensions, not where memory lives.
  *
- * What the program sees: depends on whether this GPU can read pageable host
- * memory (the fingerprint's "pageable" field: HMM or ATS). Where it cannot,
- * cublasSgemm returns CUBLAS_STATUS_SUCCESS — the kernel is only queued — and
- * the fault surfaces at the next synchronize as cudaErrorIllegalAddress,
- * which is sticky: the context is lost. Where it can, the product is simply
- * computed from host memory, slowly. The recorded results say which.
+ * What the program sees depends on whether the GPU can read pageable host
+ * memory (the fingerprint's "pageable" field: HMM or ATS). On the H100
+ * recorded (pageable=no, CUDA 13.0) cublasSgemm returns CUBLAS_STATUS_SUCCESS
+ * — the kernel is only queued — and the fault surfaces at the next
+ * synchronize as cudaErrorIllegalAddress, which is sticky: the context is
+ * lost. Where pageable memory is addressable the product may simply be
+ * computed from host memory; no such machine is recorded yet.
  *
- * What a PyTorch user sees: PyTorch checks devices first:
- *   RuntimeError: Expected all tensors to be on the same device, but found at
- *   least two devices, cuda:0 and cpu!
+ * What a PyTorch user sees: PyTorch checks devices before cuBLAS:
+ *   RuntimeError: Expected all tensors to be on the same device, but got mat2
+ *   is on cuda:0, different from other tensors on cpu (when checking argument
+ *   in method wrapper_CUDA_mm)
  * The article's claim that this yields CUBLAS_STATUS_INVALID_VALUE is not
- * what cuBLAS does.
+ * what cuBLAS or PyTorch do.
  *
  * Why: a device pointer and a host pointer are both just addresses; the GPU
  * faults only when it dereferences an address its page tables do not map.

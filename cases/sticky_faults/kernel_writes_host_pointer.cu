@@ -11,10 +11,13 @@
  * host memory. An illegal address is sticky: every later call in this
  * process fails, and the only way back is a new process.
  *
- * What a PyTorch user sees: "RuntimeError: CUDA error: an illegal memory
- * access was encountered", often reported by an unrelated later operation
- * ("CUDA kernel errors might be asynchronously reported at some other API
- * call... For debugging consider passing CUDA_LAUNCH_BLOCKING=1").
+ * Recorded on the H100 (pageable=no, CUDA 13.0): launch clean, then
+ * cudaErrorIllegalAddress at cudaDeviceSynchronize, and the context unusable.
+ *
+ * What a PyTorch user sees: "CUDA error: an illegal memory access was
+ * encountered", raised by whichever later operation synchronizes (not
+ * recorded through PyTorch yet: a PyTorch program cannot hand a kernel a
+ * malloc pointer without a custom extension).
  *
  * Why: kernels run asynchronously; the host learns of the fault only when it
  * next waits for the device, and a faulting context cannot be trusted again.

@@ -138,8 +138,10 @@ int main(int argc, char **argv)
     snprintf(out, sizeof out, "%s/results", work);
     char *collect[] = {runner, "collect", "--fingerprint", path, "--parts", parts, "--out", out, NULL};
     atlas_run_process(collect, NULL, 30, &end);
-    CHECK_STR(end.text, "exit:0");
+    CHECK_STR(end.text, "exit:1"); /* something did not match: the summary must show */
     CHECK_CONTAINS(end.out, "1 runs: 0 match, 0 mismatch, 0 skip, 1 flaky, 0 harness error");
+    CHECK_CONTAINS(end.out, "  helper_case/broken: flaky over 3 runs\n");
+    CHECK_CONTAINS(end.out, "results file: ");
     snprintf(path, sizeof path, "%s/results/test-env.json", work);
     CHECK_CONTAINS(read_all(path), "\"environment\":{\"driver\":\"580.159.04\"");
     char *validate[] = {"/usr/bin/env", "python3", "-c", "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(len(r['runs']) != 1)", path, NULL};
