@@ -33,20 +33,12 @@ enum { M = 64, N = 32, K = 48 };
 
 static void gemm_with_lda(int lda)
 {
-    cublasHandle_t handle;
-    float *a = NULL, *b = NULL, *c = NULL;
-    const float alpha = 1.0f, beta = 0.0f;
-    if (!ATLAS_CUBLAS("create", cublasCreate(&handle)))
+    struct atlas_gemm g;
+    if (!atlas_gemm_begin(&g, M * K))
         return;
-    if (ATLAS_CUDA("alloc", cudaMalloc((void **)&a, sizeof(float) * M * K))
-        && ATLAS_CUDA("alloc", cudaMalloc((void **)&b, sizeof(float) * K * N))
-        && ATLAS_CUDA("alloc", cudaMalloc((void **)&c, sizeof(float) * M * N))) {
-        ATLAS_CUBLAS("gemm", cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K,
-                                         &alpha, a, lda, b, K, &beta, c, M));
-        ATLAS_CUDA("sync", cudaDeviceSynchronize());
-    }
-    cudaFree(a), cudaFree(b), cudaFree(c);
-    ATLAS_CUBLAS("destroy", cublasDestroy(handle));
+    ATLAS_CUBLAS("gemm", cublasSgemm(g.handle, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K,
+                                     &g.alpha, g.a, lda, g.b, K, &g.beta, g.c, M));
+    atlas_gemm_end(&g);
 }
 
 static void lda_equal_to_rows(void) { gemm_with_lda(M); }

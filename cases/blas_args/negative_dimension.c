@@ -26,20 +26,12 @@ enum { M = 64, N = 32, K = 48 };
 
 static void gemm_with_rows(int m)
 {
-    cublasHandle_t handle;
-    float *a = NULL, *b = NULL, *c = NULL;
-    const float alpha = 1.0f, beta = 0.0f;
-    if (!ATLAS_CUBLAS("create", cublasCreate(&handle)))
+    struct atlas_gemm g;
+    if (!atlas_gemm_begin(&g, M * K))
         return;
-    if (ATLAS_CUDA("alloc", cudaMalloc((void **)&a, sizeof(float) * M * K))
-        && ATLAS_CUDA("alloc", cudaMalloc((void **)&b, sizeof(float) * K * N))
-        && ATLAS_CUDA("alloc", cudaMalloc((void **)&c, sizeof(float) * M * N))) {
-        ATLAS_CUBLAS("gemm", cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, N, K,
-                                         &alpha, a, M, b, K, &beta, c, M));
-        ATLAS_CUDA("sync", cudaDeviceSynchronize());
-    }
-    cudaFree(a), cudaFree(b), cudaFree(c);
-    ATLAS_CUBLAS("destroy", cublasDestroy(handle));
+    ATLAS_CUBLAS("gemm", cublasSgemm(g.handle, CUBLAS_OP_N, CUBLAS_OP_N, m, N, K,
+                                     &g.alpha, g.a, M, g.b, K, &g.beta, g.c, M));
+    atlas_gemm_end(&g);
 }
 
 static void rows_positive(void) { gemm_with_rows(M); }

@@ -28,21 +28,13 @@ enum { M = 64, N = 64, K = 64 };
 
 static void gemm_ex_with_a_type(cudaDataType a_type)
 {
-    cublasHandle_t handle;
-    void *a = NULL, *b = NULL, *c = NULL;
-    const float alpha = 1.0f, beta = 0.0f;
-    if (!ATLAS_CUBLAS("create", cublasCreate(&handle)))
+    struct atlas_gemm g;
+    if (!atlas_gemm_begin(&g, M * K))
         return;
-    if (ATLAS_CUDA("alloc", cudaMalloc(&a, sizeof(float) * M * K))
-        && ATLAS_CUDA("alloc", cudaMalloc(&b, sizeof(float) * K * N))
-        && ATLAS_CUDA("alloc", cudaMalloc(&c, sizeof(float) * M * N))) {
-        ATLAS_CUBLAS("gemm", cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K, &alpha,
-                                          a, a_type, M, b, CUDA_R_32F, K, &beta,
-                                          c, CUDA_R_32F, M, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-        ATLAS_CUDA("sync", cudaDeviceSynchronize());
-    }
-    cudaFree(a), cudaFree(b), cudaFree(c);
-    ATLAS_CUBLAS("destroy", cublasDestroy(handle));
+    ATLAS_CUBLAS("gemm", cublasGemmEx(g.handle, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K, &g.alpha,
+                                      g.a, a_type, M, g.b, CUDA_R_32F, K, &g.beta,
+                                      g.c, CUDA_R_32F, M, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    atlas_gemm_end(&g);
 }
 
 static void both_fp32(void) { gemm_ex_with_a_type(CUDA_R_32F); }

@@ -38,21 +38,15 @@ enum { M = 256, N = 256, K = 256 };
 
 static void gemm_with_a_on_host(int a_on_host)
 {
-    cublasHandle_t handle;
-    float *a = NULL, *b = NULL, *c = NULL, *host_a = calloc(M * K, sizeof(float));
-    const float alpha = 1.0f, beta = 0.0f;
-    if (!host_a || !ATLAS_CUBLAS("create", cublasCreate(&handle)))
+    struct atlas_gemm g;
+    float *host_a = calloc(M * K, sizeof(float));
+    if (!host_a || !atlas_gemm_begin(&g, M * K)) {
+        free(host_a);
         return;
-    if (ATLAS_CUDA("alloc", cudaMalloc((void **)&a, sizeof(float) * M * K))
-        && ATLAS_CUDA("alloc", cudaMalloc((void **)&b, sizeof(float) * K * N))
-        && ATLAS_CUDA("alloc", cudaMalloc((void **)&c, sizeof(float) * M * N))
-        && ATLAS_CUDA("copy", cudaMemcpy(a, host_a, sizeof(float) * M * K, cudaMemcpyHostToDevice))) {
-        ATLAS_CUBLAS("gemm", cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K, &alpha,
-                                         a_on_host ? host_a : a, M, b, K, &beta, c, M));
-        ATLAS_CUDA("sync", cudaDeviceSynchronize());
     }
-    cudaFree(a), cudaFree(b), cudaFree(c);
-    ATLAS_CUBLAS("destroy", cublasDestroy(handle));
+    ATLAS_CUBLAS("gemm", cublasSgemm(g.handle, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K, &g.alpha,
+                                     a_on_host ? host_a : g.a, M, g.b, K, &g.beta, g.c, M));
+    atlas_gemm_end(&g);
     free(host_a);
 }
 

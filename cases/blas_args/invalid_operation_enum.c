@@ -1,0 +1,35 @@
+/* invalid_operation_enum — transa is not one of CUBLAS_OP_N/T/C.
+ *
+ * The mistake: passing a character ('T', 'N' — the Fortran BLAS habit) or a
+ * boolean where cublasOperation_t is expected. 'T' is 84.
+ *
+ * What the program sees: the recorded status at the call, and cuBLAS naming
+ * parameter 2 (transa).
+ *
+ * What a PyTorch user sees: nothing; PyTorch maps 't'/'n' itself.
+ *
+ * Why: transa must be CUBLAS_OP_N (0), CUBLAS_OP_T (1) or CUBLAS_OP_C (2).
+ *
+ * The fix: use the enum, not the BLAS character.
+ *
+ * References: cuBLAS documentation, cublasOperation_t
+ * (https://docs.nvidia.com/cuda/cublas/#cublasoperation-t).
+ */
+#include "atlas_cublas.h"
+
+enum { M = 64, N = 64, K = 64 };
+
+static void gemm_with_transa(cublasOperation_t transa)
+{
+    struct atlas_gemm g;
+    if (!atlas_gemm_begin(&g, M * K))
+        return;
+    ATLAS_CUBLAS("gemm", cublasSgemm(g.handle, transa, CUBLAS_OP_N, M, N, K,
+                                     &g.alpha, g.a, M, g.b, K, &g.beta, g.c, M));
+    atlas_gemm_end(&g);
+}
+
+static void enum_value(void) { gemm_with_transa(CUBLAS_OP_T); }
+static void blas_character(void) { gemm_with_transa((cublasOperation_t)'T'); }
+
+ATLAS_CASE(enum_value, blas_character)

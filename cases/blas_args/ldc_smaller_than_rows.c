@@ -1,0 +1,35 @@
+/* ldc_smaller_than_rows — C (m×n) given ldc < m.
+ *
+ * The mistake: the output's leading dimension copied from an input, or set
+ * to n (row-major habit).
+ *
+ * What the program sees: the recorded status at the call, and cuBLAS naming
+ * parameter 13 (ldc).
+ *
+ * What a PyTorch user sees: nothing; PyTorch allocates C itself.
+ *
+ * Why: ldc >= max(1, m) always (C is never transposed).
+ *
+ * The fix: ldc = m.
+ *
+ * References: cuBLAS documentation, cublas<t>gemm
+ * (https://docs.nvidia.com/cuda/cublas/#cublas-t-gemm).
+ */
+#include "atlas_cublas.h"
+
+enum { M = 64, N = 32, K = 48 };
+
+static void gemm_with_ldc(int ldc)
+{
+    struct atlas_gemm g;
+    if (!atlas_gemm_begin(&g, M * K))
+        return;
+    ATLAS_CUBLAS("gemm", cublasSgemm(g.handle, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K,
+                                     &g.alpha, g.a, M, g.b, K, &g.beta, g.c, ldc));
+    atlas_gemm_end(&g);
+}
+
+static void ldc_is_m(void) { gemm_with_ldc(M); }
+static void ldc_is_n(void) { gemm_with_ldc(N); }
+
+ATLAS_CASE(ldc_is_m, ldc_is_n)

@@ -1,0 +1,36 @@
+/* negative_k — cublasSgemm called with k = -1 (the inner dimension).
+ *
+ * The mistake: the shared dimension of A and B computed wrongly — the
+ * article's "shapes that do not conform", at its most extreme.
+ *
+ * What the program sees: the recorded status at the call, and cuBLAS's
+ * "On entry to SGEMM parameter number N" line naming k. Nothing runs.
+ *
+ * What a PyTorch user sees: torch.matmul checks that inner dimensions agree
+ * before cuBLAS: "RuntimeError: mat1 and mat2 shapes cannot be multiplied".
+ *
+ * Why: k >= 0 is required; checked on the host.
+ *
+ * The fix: k is A's columns (op N) and must equal B's rows.
+ *
+ * References: cuBLAS documentation, cublas<t>gemm
+ * (https://docs.nvidia.com/cuda/cublas/#cublas-t-gemm).
+ */
+#include "atlas_cublas.h"
+
+enum { M = 64, N = 32, K = 48 };
+
+static void gemm_with_inner(int k)
+{
+    struct atlas_gemm g;
+    if (!atlas_gemm_begin(&g, M * K))
+        return;
+    ATLAS_CUBLAS("gemm", cublasSgemm(g.handle, CUBLAS_OP_N, CUBLAS_OP_N, M, N, k,
+                                     &g.alpha, g.a, M, g.b, K, &g.beta, g.c, M));
+    atlas_gemm_end(&g);
+}
+
+static void inner_positive(void) { gemm_with_inner(K); }
+static void inner_negative(void) { gemm_with_inner(-1); }
+
+ATLAS_CASE(inner_positive, inner_negative)

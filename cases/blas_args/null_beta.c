@@ -1,0 +1,34 @@
+/* null_beta — cublasSgemm with beta = NULL.
+ *
+ * The mistake: "C is not read, so beta does not matter" — it is still a
+ * required argument.
+ *
+ * What the program sees: the recorded status at the call.
+ *
+ * What a PyTorch user sees: nothing; PyTorch always passes beta.
+ *
+ * Why: beta is required; NULL is rejected on the host.
+ *
+ * The fix: pass &zero.
+ *
+ * References: cuBLAS documentation, cublas<t>gemm
+ * (https://docs.nvidia.com/cuda/cublas/#cublas-t-gemm).
+ */
+#include "atlas_cublas.h"
+
+enum { M = 64, N = 64, K = 64 };
+
+static void gemm_with_beta(int null)
+{
+    struct atlas_gemm g;
+    if (!atlas_gemm_begin(&g, M * K))
+        return;
+    ATLAS_CUBLAS("gemm", cublasSgemm(g.handle, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K,
+                                     &g.alpha, g.a, M, g.b, K, null ? NULL : &g.beta, g.c, M));
+    atlas_gemm_end(&g);
+}
+
+static void beta_given(void) { gemm_with_beta(0); }
+static void beta_null(void) { gemm_with_beta(1); }
+
+ATLAS_CASE(beta_given, beta_null)

@@ -1,0 +1,53 @@
+/* cublaslt_layout_ld_too_small — a cuBLASLt matrix layout whose leading
+ * dimension is smaller than its rows.
+ *
+ * The mistake: the same as lda_smaller_than_rows, in cuBLASLt's form: the
+ * layout is described once (rows, cols, ld) and used later.
+ *
+ * What the program sees: where the bad ld is caught — at
+ * cublasLtMatrixLayoutCreate, or only at cublasLtMatmul — and with which
+ * status is what this case records.
+ *
+ * What a PyTorch user sees: nothing; PyTorch builds layouts from strides.
+ *
+ * Why: for a column-major layout, ld >= rows.
+ *
+ * The fix: ld = rows as stored.
+ *
+ * References: cuBLAS documentation, cublasLtMatrixLayoutCreate and
+ * cublasLtMatmul (https://docs.nvidia.com/cuda/cublas/#cublasltmatrixlayoutcreate).
+ */
+#include "atlas_cublas.h"
+#include <cublasLt.h>
+
+enum { M = 64, N = 64, K = 64 };
+
+static void matmul_with_lda(uint64_t lda)
+{
+    cublasLtHandle_t lt;
+    cublasLtMatmulDesc_t desc = NULL;
+    cublasLtMatrixLayout_t a_layout = NULL, b_layout = NULL, c_layout = NULL;
+    float *a = NULL, *b = NULL, *c = NULL, alpha = 1.0f, beta = 0.0f;
+    if (!ATLAS_CUBLAS("create", cublasLtCreate(&lt)))
+        return;
+    if (ATLAS_CUDA("alloc", cudaMalloc((void **)&a, sizeof(float) * M * K))
+        && ATLAS_CUDA("alloc", cudaMalloc((void **)&b, sizeof(float) * K * N))
+        && ATLAS_CUDA("alloc", cudaMalloc((void **)&c, sizeof(float) * M * N))
+        && ATLAS_CUBLAS("descriptor", cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F))
+        && ATLAS_CUBLAS("layout_a", cublasLtMatrixLayoutCreate(&a_layout, CUDA_R_32F, M, K, lda))
+        && ATLAS_CUBLAS("layout_b", cublasLtMatrixLayoutCreate(&b_layout, CUDA_R_32F, K, N, K))
+        && ATLAS_CUBLAS("layout_c", cublasLtMatrixLayoutCreate(&c_layout, CUDA_R_32F, M, N, M))) {
+        ATLAS_CUBLAS("matmul", cublasLtMatmul(lt, desc, &alpha, a, a_layout, b, b_layout, &beta, c, c_layout,
+                                              c, c_layout, NULL, NULL, 0, 0));
+        ATLAS_CUDA("sync", cudaDeviceSynchronize());
+    }
+    cublasLtMatrixLayoutDestroy(a_layout), cublasLtMatrixLayoutDestroy(b_layout), cublasLtMatrixLayoutDestroy(c_layout);
+    cublasLtMatmulDescDestroy(desc);
+    cudaFree(a), cudaFree(b), cudaFree(c);
+    cublasLtDestroy(lt);
+}
+
+static void ld_is_rows(void) { matmul_with_lda(M); }
+static void ld_half_the_rows(void) { matmul_with_lda(M / 2); }
+
+ATLAS_CASE(ld_is_rows, ld_half_the_rows)

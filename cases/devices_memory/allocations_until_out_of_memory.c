@@ -1,0 +1,67 @@
+/* allocations_until_out_of_memory — cudaMalloc of 1 GiB blocks, never
+ * freed, until one fails.
+ *
+ * The mistake: a buffer allocated per iteration (per batch, per request) and
+ * never freed. Device memory does not grow back until the process frees it
+ * or exits.
+ *
+ * What the program sees: many allocations succeed, then cudaMalloc fails
+ * with the recorded status; the quantity blocks_allocated says how many
+ * GiB fit. Not sticky: freeing makes room again.
+ *
+ * What a PyTorch user sees: torch.OutOfMemoryError ("CUDA out of memory.
+ * Tried to allocate 1.00 GiB ...") after memory crept up over iterations.
+ *
+ * Why: each cudaMalloc takes device memory until cudaFree.
+ *
+ * The fix: free each buffer when done (fixed variant: allocate and free,
+ * twice as many times), or allocate once and reuse.
+ *
+ * References: CUDA Runtime API, cudaMalloc
+ * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__MEMORY.html).
+ *
+ * atlas:runs-alone — it takes all GPU memory.
+ */
+#include "atlas.h"
+
+enum { MAX_BLOCKS = 1024 };
+#define GIB ((size_t)1 << 30)
+
+static void leak_blocks(void)
+{
+    static void *blocks[MAX_BLOCKS];
+    int n = 0;
+    cudaError_t status = cudaSuccess;
+    if (!ATLAS_CUDA("context", cudaFree(0)))
+        return;
+    while (n < MAX_BLOCKS && (status = cudaMalloc(&blocks[n], GIB)) == cudaSuccess)
+        n++;
+    atlas_quantity("blocks_allocated", n, "GiB");
+    if (status != cudaSuccess)
+        atlas_cuda_call("exhausted", "cudaMalloc(&blocks[n], 1 GiB) after the last success", status);
+    ATLAS_CUDA("last_error", cudaGetLastError());
+    while (n > 0)
+        cudaFree(blocks[--n]);
+    void *again = NULL;
+    if (ATLAS_CUDA("alloc_after_free", cudaMalloc(&again, GIB)))
+        cudaFree(again);
+}
+
+static void free_each_block(void)
+{
+    size_t free_bytes, total;
+    if (!ATLAS_CUDA("context", cudaFree(0)) || !ATLAS_CUDA("meminfo", cudaMemGetInfo(&free_bytes, &total)))
+        return;
+    size_t rounds = 2 * (total / GIB), done = 0;
+    cudaError_t status = cudaSuccess;
+    for (; done < rounds && done < 2 * MAX_BLOCKS; done++) {
+        void *block;
+        if ((status = cudaMalloc(&block, GIB)) != cudaSuccess)
+            break;
+        cudaFree(block);
+    }
+    atlas_quantity("blocks_allocated", (double)done, "GiB");
+    atlas_cuda_call("alloc_loop", "cudaMalloc + cudaFree of 1 GiB, twice the GPU's size", status);
+}
+
+ATLAS_CASE(free_each_block, leak_blocks)

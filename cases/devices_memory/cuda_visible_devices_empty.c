@@ -1,0 +1,34 @@
+/* cuda_visible_devices_empty — CUDA_VISIBLE_DEVICES set to the empty string.
+ *
+ * The mistake: a launcher or job script that exports CUDA_VISIBLE_DEVICES=
+ * (an unset variable expanded to nothing) — every GPU is hidden.
+ *
+ * What the program sees: the first CUDA call reports the recorded status
+ * (no device), though nvidia-smi shows the GPU.
+ *
+ * What a PyTorch user sees: torch.cuda.is_available() is False, and the
+ * first CUDA tensor raises (see the mirror's recorded message).
+ *
+ * Why: the variable filters the devices the driver shows the process; empty
+ * means none.
+ *
+ * The fix: unset it, or list the GPUs (CUDA_VISIBLE_DEVICES=0).
+ *
+ * References: CUDA Programming Guide, "CUDA Environment Variables"
+ * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#cuda-environment-variables).
+ */
+#include "atlas.h"
+#include <stdlib.h>
+
+static void count_with_visible(const char *visible)
+{
+    int count = -1;
+    setenv("CUDA_VISIBLE_DEVICES", visible, 1); /* read when CUDA initialises: before any call */
+    ATLAS_CUDA("count", cudaGetDeviceCount(&count));
+    atlas_quantity("device_count", count, "devices");
+}
+
+static void first_gpu(void) { count_with_visible("0"); }
+static void empty(void) { count_with_visible(""); }
+
+ATLAS_CASE(first_gpu, empty)

@@ -1,0 +1,34 @@
+/* cuda_visible_devices_names_missing_gpu — CUDA_VISIBLE_DEVICES=7 on a
+ * machine without a GPU 7.
+ *
+ * The mistake: a job script written for an 8-GPU node run on a smaller one,
+ * or a scheduler's GPU index used on a machine numbered differently.
+ *
+ * What the program sees: the recorded status of the first call: the
+ * driver stops at the first invalid entry of the list, which here is the
+ * only one.
+ *
+ * What a PyTorch user sees: see the mirror's recorded message.
+ *
+ * Why: entries that name no GPU end the list; nothing after them is visible.
+ *
+ * The fix: check nvidia-smi -L against the list; use UUIDs.
+ *
+ * References: CUDA Programming Guide, "CUDA Environment Variables"
+ * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#cuda-environment-variables).
+ */
+#include "atlas.h"
+#include <stdlib.h>
+
+static void count_with_visible(const char *visible)
+{
+    int count = -1;
+    setenv("CUDA_VISIBLE_DEVICES", visible, 1);
+    ATLAS_CUDA("count", cudaGetDeviceCount(&count));
+    atlas_quantity("device_count", count, "devices");
+}
+
+static void gpu_zero(void) { count_with_visible("0"); }
+static void gpu_seven(void) { count_with_visible("7"); }
+
+ATLAS_CASE(gpu_zero, gpu_seven)

@@ -1,0 +1,35 @@
+/* free_interior_pointer — cudaFree on a pointer into the middle of an
+ * allocation.
+ *
+ * The mistake: freeing a sub-buffer (base + offset) that was carved out of
+ * one big allocation, instead of the allocation itself.
+ *
+ * What the program sees: the recorded status at the call; the allocation
+ * survives.
+ *
+ * What a PyTorch user sees: nothing; views share storage that PyTorch frees.
+ *
+ * Why: cudaFree takes only the pointer cudaMalloc returned.
+ *
+ * The fix: free the base pointer once, when every sub-buffer is done.
+ *
+ * References: CUDA Runtime API, cudaFree
+ * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__MEMORY.html).
+ */
+#include "atlas.h"
+
+static void cuda_free(int offset)
+{
+    char *device = NULL;
+    if (!ATLAS_CUDA("alloc", cudaMalloc((void **)&device, 1 << 20)))
+        return;
+    ATLAS_CUDA("free", cudaFree(device + offset));
+    ATLAS_CUDA("sync", cudaDeviceSynchronize());
+    if (offset)
+        cudaFree(device);
+}
+
+static void base_pointer(void) { cuda_free(0); }
+static void pointer_256_bytes_in(void) { cuda_free(256); }
+
+ATLAS_CASE(base_pointer, pointer_256_bytes_in)

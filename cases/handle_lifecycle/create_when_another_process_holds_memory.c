@@ -1,0 +1,75 @@
+/* create_when_another_process_holds_memory — cublasCreate in a fresh process
+ * while another process holds nearly all GPU memory.
+ *
+ * The mistake: two jobs on one GPU (a notebook kernel still holding its
+ * tensors, a second training run). Unlike cublas_create_when_memory_full,
+ * this process has no context yet: its own context needs memory too.
+ *
+ * What the program sees: the recorded statuses — of creating the context
+ * (cudaFree(0)) and of cublasCreate — while a child process holds the
+ * memory. Where the first failure appears is the lesson.
+ *
+ * What a PyTorch user sees: "CUDA error: out of memory" at the first CUDA
+ * call, or a CUBLAS_STATUS error at the first matmul (not recorded through
+ * PyTorch yet).
+ *
+ * Why: each process has its own context (hundreds of MiB) plus cuBLAS's own
+ * allocations; nvidia-smi shows who holds the memory.
+ *
+ * The fix: one job per GPU, or limit the first (PYTORCH_CUDA_ALLOC_CONF,
+ * cudaDeviceSetLimit), or wait for it to exit.
+ *
+ * References: cuBLAS documentation, cublasCreate
+ * (https://docs.nvidia.com/cuda/cublas/#cublascreate).
+ *
+ * atlas:runs-alone — its child fills GPU memory.
+ */
+#include "atlas_cublas.h"
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The other process: take the memory, say so, hold it until told to stop
+ * (the pipe closes) — at most 60 s. */
+static void hold_memory_in_child(int ready_fd, int stop_fd, size_t headroom)
+{
+    size_t filled = atlas_fill_gpu(headroom);
+    char done = filled ? 1 : 0, ignored;
+    if (write(ready_fd, &done, 1) != 1)
+        _exit(1);
+    alarm(60);
+    if (read(stop_fd, &ignored, 1) < 0)
+        _exit(1);
+    atlas_release_gpu();
+    _exit(0);
+}
+
+static void create_beside(size_t headroom)
+{
+    int ready[2], stop[2];
+    if (pipe(ready) || pipe(stop))
+        return;
+    pid_t child = fork(); /* before any CUDA call here: contexts do not survive fork */
+    if (child == 0) {
+        close(ready[0]), close(stop[1]);
+        hold_memory_in_child(ready[1], stop[0], headroom);
+    }
+    close(ready[1]), close(stop[0]);
+    char filled = 0;
+    if (read(ready[0], &filled, 1) == 1 && filled) {
+        cublasHandle_t handle;
+        if (ATLAS_CUDA("context", cudaFree(0)) && ATLAS_CUBLAS("create", cublasCreate(&handle)))
+            cublasDestroy(handle);
+    } else {
+        atlas_note("the other process could not fill the GPU (no device here?)");
+        ATLAS_CUDA("context", cudaFree(0));
+    }
+    close(stop[1]);
+    int status;
+    waitpid(child, &status, 0);
+}
+
+static void leave_headroom(void) { create_beside((size_t)4 << 30); }
+static void take_everything(void) { create_beside(0); }
+
+ATLAS_CASE(leave_headroom, take_everything)

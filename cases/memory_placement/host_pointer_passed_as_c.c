@@ -1,0 +1,43 @@
+/* host_pointer_passed_as_c — C, the output, lives in malloc'd memory.
+ *
+ * The mistake: writing the result "straight into the host buffer" to save a
+ * copy.
+ *
+ * What the program sees: the recorded outcome. Without pageable-memory
+ * access the kernel's writes fault: success at the call, illegal address at
+ * the synchronize, sticky.
+ *
+ * What a PyTorch user sees: out= with a CPU tensor on a CUDA matmul is
+ * refused: "Expected all tensors to be on the same device".
+ *
+ * Why: the GPU cannot write pageable host memory it cannot map.
+ *
+ * The fix: a device C and a copy back (or pinned memory, see
+ * pinned_host_memory_as_operand).
+ *
+ * References: CUDA Programming Guide, "System Allocated Memory"
+ * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#system-allocator).
+ */
+#include "atlas_cublas.h"
+#include <stdlib.h>
+
+enum { M = 256, N = 256, K = 256 };
+
+static void gemm_into(int c_on_host)
+{
+    struct atlas_gemm g;
+    float *host_c = calloc(M * N, sizeof(float));
+    if (!host_c || !atlas_gemm_begin(&g, M * K)) {
+        free(host_c);
+        return;
+    }
+    ATLAS_CUBLAS("gemm", cublasSgemm(g.handle, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K, &g.alpha,
+                                     g.a, M, g.b, K, &g.beta, c_on_host ? host_c : g.c, M));
+    atlas_gemm_end(&g);
+    free(host_c);
+}
+
+static void c_on_device(void) { gemm_into(0); }
+static void c_from_malloc(void) { gemm_into(1); }
+
+ATLAS_CASE(c_on_device, c_from_malloc)

@@ -1,0 +1,48 @@
+/* managed_memory_as_operand — A in cudaMallocManaged memory works where
+ * malloc'd memory faults.
+ *
+ * The mistake (broken variant): malloc'd A. The fix shown (fixed variant):
+ * A from cudaMallocManaged, written by the CPU and read by the GPU, migrated
+ * on demand.
+ *
+ * What the program sees: broken — the recorded fault; fixed — success.
+ *
+ * What a PyTorch user sees: nothing comparable.
+ *
+ * Why: managed memory is one allocation addressable from both sides.
+ *
+ * The fix: managed (small sizes: never more managed memory than the GPU has
+ * free) or explicit device memory.
+ *
+ * References: CUDA Programming Guide, "Unified Memory Programming"
+ * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#um-unified-memory-programming-hd).
+ */
+#include "atlas_cublas.h"
+#include <stdlib.h>
+
+enum { M = 64, N = 64, K = 64 };
+
+static void gemm_with_a_from(int managed)
+{
+    struct atlas_gemm g;
+    float *a = NULL;
+    if (managed ? !ATLAS_CUDA("managed", cudaMallocManaged((void **)&a, sizeof(float) * M * K, cudaMemAttachGlobal))
+                : !(a = malloc(sizeof(float) * M * K)))
+        return;
+    for (int i = 0; i < M * K; i++)
+        a[i] = 1.0f;
+    if (atlas_gemm_begin(&g, M * K)) {
+        ATLAS_CUBLAS("gemm", cublasSgemm(g.handle, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K, &g.alpha,
+                                         a, M, g.b, K, &g.beta, g.c, M));
+        atlas_gemm_end(&g);
+    }
+    if (managed)
+        cudaFree(a);
+    else
+        free(a);
+}
+
+static void managed(void) { gemm_with_a_from(1); }
+static void from_malloc(void) { gemm_with_a_from(0); }
+
+ATLAS_CASE(managed, from_malloc)

@@ -1,0 +1,42 @@
+/* device_reset_after_illegal_address — cudaDeviceReset after a sticky
+ * error, hoping to carry on.
+ *
+ * The mistake: treating a sticky error like an ordinary one: reset the
+ * device and continue in the same process.
+ *
+ * What the program sees: the recorded statuses of cudaDeviceReset and of a
+ * fresh cudaMalloc afterwards — whether this driver lets the process back
+ * in after a reset is what this case measures.
+ *
+ * What a PyTorch user sees: PyTorch offers no reset; after an illegal
+ * access every CUDA call raises until the process exits.
+ *
+ * Why: the documentation calls these errors unrecoverable for the process
+ * ("the process must be terminated and relaunched").
+ *
+ * The fix: restart the process (a worker pool that replaces dead workers).
+ *
+ * References: CUDA Runtime API, cudaErrorIllegalAddress and cudaDeviceReset
+ * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html).
+ */
+#include "atlas.h"
+
+__global__ void write_one(int *p) { *p = 1; }
+
+static void reset_after(int bad)
+{
+    int *target = NULL;
+    void *again = NULL;
+    if (!ATLAS_CUDA("alloc", cudaMalloc((void **)&target, sizeof(int))))
+        return;
+    write_one<<<1, 1>>>(bad ? (int *)0x100 : target);
+    ATLAS_CUDA("sync", cudaDeviceSynchronize());
+    ATLAS_CUDA("reset", cudaDeviceReset());
+    if (ATLAS_CUDA("alloc_after_reset", cudaMalloc(&again, 1 << 20)))
+        cudaFree(again);
+}
+
+static void good_kernel(void) { reset_after(0); }
+static void faulting_kernel(void) { reset_after(1); }
+
+ATLAS_CASE(good_kernel, faulting_kernel)

@@ -1,0 +1,47 @@
+/* device_side_assert — an assert() in a kernel fails.
+ *
+ * The mistake: an index out of range caught by a device-side check — how
+ * PyTorch's indexing kernels report a bad index (embedding lookups with a
+ * token id >= vocabulary size, class labels >= num_classes).
+ *
+ * What the program sees: the kernel prints the failed assertion, and the
+ * next synchronize returns the recorded error; the context is lost (sticky).
+ *
+ * What a PyTorch user sees: "RuntimeError: CUDA error: device-side assert
+ * triggered" (see the mirror: an index past the end of an embedding), often
+ * from a later call; every CUDA call after it fails.
+ *
+ * Why: a failed device assert traps the kernel; like an illegal address,
+ * it ends the context.
+ *
+ * The fix: validate indices on the host (or run on the CPU once to get a
+ * readable IndexError); TORCH_USE_CUDA_DSA for details.
+ *
+ * References: CUDA Programming Guide, "Assertion"
+ * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#assertion).
+ */
+#include "atlas.h"
+#include <assert.h>
+
+__global__ void lookup(const int *index, int size, int *out)
+{
+    assert(*index < size);
+    *out = *index;
+}
+
+static void lookup_index(int value)
+{
+    int *index = NULL, *out = NULL;
+    if (!ATLAS_CUDA("alloc", cudaMalloc((void **)&index, sizeof(int))) || !ATLAS_CUDA("alloc", cudaMalloc((void **)&out, sizeof(int)))
+        || !ATLAS_CUDA("copy", cudaMemcpy(index, &value, sizeof value, cudaMemcpyHostToDevice)))
+        return;
+    lookup<<<1, 1>>>(index, 10, out);
+    ATLAS_CUDA("launch", cudaGetLastError());
+    ATLAS_CUDA("sync", cudaDeviceSynchronize());
+    cudaFree(index), cudaFree(out);
+}
+
+static void index_in_range(void) { lookup_index(3); }
+static void index_past_the_end(void) { lookup_index(10); }
+
+ATLAS_CASE(index_in_range, index_past_the_end)

@@ -1,0 +1,50 @@
+/* illegal_address_found_by_stream_query — the fault of a kernel noticed by
+ * polling cudaStreamQuery instead of synchronizing.
+ *
+ * The mistake: none in the polling; the lesson is where the error surfaces.
+ * Code that polls (to overlap host work) sees a kernel's fault at the first
+ * query after it happens — which may be many calls after the launch.
+ *
+ * What the program sees: the query returns cudaErrorNotReady while the
+ * kernel runs, then the recorded fault instead of cudaSuccess; the context
+ * is lost.
+ *
+ * What a PyTorch user sees: torch.cuda.Stream.query() (or an event's
+ * query) raising the illegal-address error (not recorded yet).
+ *
+ * Why: queries report the stream's state, errors included.
+ *
+ * The fix: check the launch and the query; restart the process after a
+ * sticky error.
+ *
+ * References: CUDA Runtime API, cudaStreamQuery
+ * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__STREAM.html).
+ */
+#include "atlas.h"
+#include <time.h>
+
+__global__ void write_one(int *p) { *p = 1; }
+
+static void poll_after(int bad)
+{
+    int *target = NULL;
+    if (!ATLAS_CUDA("alloc", cudaMalloc((void **)&target, sizeof(int))))
+        return;
+    write_one<<<1, 1>>>(bad ? (int *)0x100 : target);
+    ATLAS_CUDA("launch", cudaGetLastError());
+    /* Poll for at most 10 s; cudaErrorNotReady is "still running", not a failure. */
+    cudaError_t status = cudaErrorNotReady;
+    struct timespec pause = {0, 1000000};
+    for (int i = 0; i < 10000 && status == cudaErrorNotReady; i++) {
+        status = cudaStreamQuery(0);
+        if (status == cudaErrorNotReady)
+            nanosleep(&pause, NULL);
+    }
+    atlas_cuda_call("query", "cudaStreamQuery(0) until not cudaErrorNotReady", status);
+    cudaFree(target);
+}
+
+static void good_kernel(void) { poll_after(0); }
+static void faulting_kernel(void) { poll_after(1); }
+
+ATLAS_CASE(good_kernel, faulting_kernel)

@@ -1,0 +1,43 @@
+/* misaligned_access_in_kernel — a kernel reads a float through an address
+ * that is not a multiple of 4 (a byte buffer reinterpreted).
+ *
+ * The mistake: casting a char pointer with an odd offset (a packed record,
+ * a header of odd length) to float* or int* on the device.
+ *
+ * What the program sees: a clean launch, the recorded fault at the
+ * synchronize, and a context lost (sticky) — like an illegal address.
+ *
+ * What a PyTorch user sees: "CUDA error: misaligned address" from custom
+ * kernels (not recorded yet).
+ *
+ * Why: GPU loads must be aligned to their size; a misaligned access is a
+ * fault, not a slow path.
+ *
+ * The fix: memcpy the bytes into an aligned variable, or align the data.
+ *
+ * References: CUDA Programming Guide, "Device Memory Accesses"
+ * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#device-memory-accesses).
+ */
+#include "atlas.h"
+
+__global__ void read_float(const char *bytes, int offset, float *out)
+{
+    *out = *(const float *)(bytes + offset);
+}
+
+static void read_at(int offset)
+{
+    char *bytes = NULL;
+    float *out = NULL;
+    if (!ATLAS_CUDA("alloc", cudaMalloc((void **)&bytes, 64)) || !ATLAS_CUDA("alloc", cudaMalloc((void **)&out, sizeof(float))))
+        return;
+    read_float<<<1, 1>>>(bytes, offset, out);
+    ATLAS_CUDA("launch", cudaGetLastError());
+    ATLAS_CUDA("sync", cudaDeviceSynchronize());
+    cudaFree(bytes), cudaFree(out);
+}
+
+static void offset_4(void) { read_at(4); }
+static void offset_1(void) { read_at(1); }
+
+ATLAS_CASE(offset_4, offset_1)
