@@ -39,8 +39,8 @@ static void batched_with_stride_c(long long stride_c)
     cudaMemcpy(g.b, b, sizeof(float) * K * N * BATCH, cudaMemcpyHostToDevice);
     ATLAS_CUBLAS("gemm", cublasSgemmStridedBatched(g.handle, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K, &g.alpha,
                                                    g.a, M, M * K, g.b, K, K * N, &g.beta, g.c, M, stride_c, BATCH));
+    ATLAS_CUDA("copy", cudaMemcpy(c, g.c, sizeof(float) * M * N * BATCH, cudaMemcpyDeviceToHost));
     atlas_gemm_end(&g);
-    cudaMemcpy(c, g.c, sizeof(float) * M * N * BATCH, cudaMemcpyDeviceToHost);
     atlas_check("result", atlas_matrices_agree(M, N * BATCH, c, M, want, M), "every batch of C against the CPU");
 out:
     free(a), free(b), free(c), free(want);

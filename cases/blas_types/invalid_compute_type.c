@@ -1,10 +1,11 @@
 /* invalid_compute_type — cublasGemmEx with a compute type that does not
  * exist.
  *
- * The mistake: passing a cudaDataType (CUDA_R_32F is 0) where a
- * cublasComputeType_t is expected — the CUDA 10 signature of GemmEx took a
- * cudaDataType here, and old code still passes one. Here: the value 0 is
- * not a compute type (CUBLAS_COMPUTE_32F is 68).
+ * The mistake: a compute type read from a config file or computed from
+ * another enum, whose value is no cublasComputeType_t at all. (Passing a
+ * cudaDataType — the CUDA 10 signature of GemmEx took one here — is a
+ * different story: CUDA_R_32F, 0, was accepted in a first recording on the
+ * H100, so this case uses a value that means nothing: 12345.)
  *
  * What the program sees: the recorded status at the call.
  *
@@ -34,6 +35,6 @@ static void gemm_ex_computing_in(cublasComputeType_t compute)
 }
 
 static void compute_type_enum(void) { gemm_ex_computing_in(CUBLAS_COMPUTE_32F); }
-static void data_type_as_compute_type(void) { gemm_ex_computing_in((cublasComputeType_t)CUDA_R_32F); }
+static void value_12345(void) { gemm_ex_computing_in((cublasComputeType_t)12345); }
 
-ATLAS_CASE(compute_type_enum, data_type_as_compute_type)
+ATLAS_CASE(compute_type_enum, value_12345)

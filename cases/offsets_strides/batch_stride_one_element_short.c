@@ -37,8 +37,8 @@ static void batched_with_stride_a(long long stride_a)
     cudaMemcpy(g.b, b, sizeof(float) * K * N * BATCH, cudaMemcpyHostToDevice);
     ATLAS_CUBLAS("gemm", cublasSgemmStridedBatched(g.handle, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K, &g.alpha,
                                                    g.a, M, stride_a, g.b, K, K * N, &g.beta, g.c, M, M * N, BATCH));
+    ATLAS_CUDA("copy", cudaMemcpy(c, g.c, sizeof(float) * M * N * BATCH, cudaMemcpyDeviceToHost));
     atlas_gemm_end(&g);
-    cudaMemcpy(c, g.c, sizeof(float) * M * N * BATCH, cudaMemcpyDeviceToHost);
     atlas_check("result", atlas_matrices_agree(M, N * BATCH, c, M, want, M), "every batch against the CPU");
 out:
     free(a), free(b), free(c), free(want);

@@ -41,8 +41,8 @@ static void multiply_from(int offset)
     cudaMemcpy(g.b, b, sizeof(float) * K * N, cudaMemcpyHostToDevice);
     ATLAS_CUBLAS("gemm", cublasSgemm(g.handle, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K,
                                      &g.alpha, g.a + offset, M, g.b, K, &g.beta, g.c, M));
+    ATLAS_CUDA("copy", cudaMemcpy(c, g.c, sizeof(float) * M * N, cudaMemcpyDeviceToHost));
     atlas_gemm_end(&g);
-    cudaMemcpy(c, g.c, sizeof(float) * M * N, cudaMemcpyDeviceToHost);
     atlas_check("result", atlas_matrices_agree(M, N, c, M, want, M), "C against the CPU, A offset by %d", offset);
 out:
     free(a), free(b), free(c), free(want);

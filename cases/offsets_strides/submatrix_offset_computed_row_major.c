@@ -44,8 +44,8 @@ static void multiply_block(int row_major_offset)
     const float *block = g.a + (row_major_offset ? ROW * LD + COL : ROW + COL * LD);
     ATLAS_CUBLAS("gemm", cublasSgemm(g.handle, CUBLAS_OP_N, CUBLAS_OP_N, SUB, SUB, SUB,
                                      &g.alpha, block, LD, g.b, SUB, &g.beta, g.c, SUB));
+    ATLAS_CUDA("copy", cudaMemcpy(c, g.c, sizeof(float) * SUB * SUB, cudaMemcpyDeviceToHost));
     atlas_gemm_end(&g);
-    cudaMemcpy(c, g.c, sizeof(float) * SUB * SUB, cudaMemcpyDeviceToHost);
     atlas_check("result", atlas_matrices_agree(SUB, SUB, c, SUB, want, SUB), "block at (%d, %d) times I", ROW, COL);
 out:
     free(a), free(c), free(want), free(identity);

@@ -41,8 +41,8 @@ static void multiply(int k)
     cudaMemcpy(g.b, b, sizeof(float) * K * N, cudaMemcpyHostToDevice);
     ATLAS_CUBLAS("gemm", cublasSgemm(g.handle, CUBLAS_OP_N, CUBLAS_OP_N, M, N, k,
                                      &g.alpha, g.a, M, g.b, K, &g.beta, g.c, M));
+    ATLAS_CUDA("copy", cudaMemcpy(c, g.c, sizeof(float) * M * N, cudaMemcpyDeviceToHost));
     atlas_gemm_end(&g);
-    cudaMemcpy(c, g.c, sizeof(float) * M * N, cudaMemcpyDeviceToHost);
     atlas_check("result", atlas_matrices_agree(M, N, c, M, want, M), "C against the CPU product with k = %d", K);
 out:
     free(a), free(b), free(c), free(want);

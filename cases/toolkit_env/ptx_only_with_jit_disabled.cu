@@ -7,7 +7,10 @@
  *
  * What the program sees: with the variable set before CUDA starts, the
  * launch is refused with the recorded status; without it (fixed variant),
- * the driver compiles the PTX at load time and the kernel runs.
+ * the driver compiles the PTX at load time and the kernel runs. Both
+ * variants turn off the driver's JIT cache (CUDA_CACHE_DISABLE=1): a first
+ * recording without it ran the "broken" variant successfully, from the
+ * machine code that the fixed variant's JIT had left in the cache.
  *
  * What a PyTorch user sees: "no kernel image is available" from extensions
  * built PTX-only, when JIT is disabled (not recorded).
@@ -36,8 +39,9 @@ __global__ void write_index(int *out, int n)
 static void run_with_jit(int disabled)
 {
     int *out = NULL, n = 256, last = -1;
+    setenv("CUDA_CACHE_DISABLE", "1", 1); /* no machine code left by an earlier run */
     if (disabled)
-        setenv("CUDA_DISABLE_PTX_JIT", "1", 1); /* read when CUDA initialises */
+        setenv("CUDA_DISABLE_PTX_JIT", "1", 1); /* both read when CUDA initialises */
     if (!ATLAS_CUDA("alloc", cudaMalloc((void **)&out, n * sizeof(int))))
         return;
     write_index<<<1, n>>>(out, n);
