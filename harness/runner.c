@@ -2,7 +2,8 @@
  *
  *   atlas-run begin   --fingerprint-program P --fingerprint F --parts D
  *   atlas-run case    --case NAME --family F --variant fixed|broken --source S
- *                     --rules DIR --fingerprint F --parts D [--timeout S] [--repeat N] -- BINARY
+ *                     --rules DIR --fingerprint F --parts D [--timeout S] [--repeat N]
+ *                     [--nondeterministic] -- BINARY
  *   atlas-run collect --fingerprint F --parts D --out DIR
  *   atlas-run lint    --rules DIR [--root DIR] [--cases a,b,...]
  *
@@ -24,6 +25,14 @@
 #include "rules.h"
 
 enum { MATCH = 0, MISMATCH = 1, SKIP = 77, HARNESS_ERROR = 99 };
+
+static bool has_flag(int argc, char **argv, const char *name)
+{
+    for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], name) == 0)
+            return true;
+    return false;
+}
 
 static const char *opt(int argc, char **argv, const char *name, const char *fallback)
 {
@@ -341,7 +350,8 @@ static void signature(const struct observed *o, const struct atlas_end *end, cha
 
 static void write_part(FILE *f, const char *case_name, const char *family, const char *variant, const char *source,
                        double timeout, const struct observed *o, const struct atlas_end *end,
-                       const struct judgement *j, int repeats, char sigs[][2048], int nsigs, bool flaky)
+                       const struct judgement *j, int repeats, char sigs[][2048], int nsigs, bool flaky,
+                       bool nondeterministic)
 {
     static const char *const verdicts[] = {[MATCH] = "match", [MISMATCH] = "mismatch"};
     const char *verdict = flaky ? "flaky" : j->verdict == SKIP ? "skip" : j->verdict == HARNESS_ERROR ? "error" : verdicts[j->verdict];
@@ -473,6 +483,7 @@ static void write_part(FILE *f, const char *case_name, const char *family, const
     json_key(f, "error", false), json_str_or_null(f, j->error[0] ? j->error : NULL);
     json_key(f, "repeats", false), fprintf(f, "%d", repeats);
     json_key(f, "flaky", false), fputs(flaky ? "true" : "false", f);
+    json_key(f, "nondeterministic", false), fputs(nondeterministic ? "true" : "false", f);
     json_key(f, "signatures", false);
     fputc('[', f);
     for (int i = 0; i < nsigs; i++) {
@@ -592,14 +603,25 @@ static int run_case(int argc, char **argv)
     }
     judge(&rules, &fp, case_name, variant, &o, &end, &j);
     signature(&o, &end, sigs[0], sizeof sigs[0]);
-    /* Repeats only show whether the outcome is stable; the first run is the one judged. */
-    bool flaky = false;
+    /* Every repeat is judged, so an outcome no rule allows fails even when
+     * it is rare. Repeats that differ from the first are flaky — unless the
+     * case declares itself nondeterministic (a use-after-free, a race), in
+     * which case its rules list every outcome it may have. */
+    bool nondeterministic = has_flag(argc, argv, "--nondeterministic"), flaky = false;
     for (int r = 1; r < repeats; r++) {
         struct observed again;
         struct atlas_end again_end;
+        struct judgement again_judged;
         run_once(args, extra_env, timeout, record, &again, &again_end);
         signature(&again, &again_end, sigs[r], sizeof sigs[r]);
-        flaky |= strcmp(sigs[r], sigs[0]) != 0;
+        flaky |= !nondeterministic && strcmp(sigs[r], sigs[0]) != 0;
+        judge(&rules, &fp, case_name, variant, &again, &again_end, &again_judged);
+        if (again_judged.verdict != MATCH && j.verdict != HARNESS_ERROR) {
+            j.verdict = again_judged.verdict == HARNESS_ERROR ? HARNESS_ERROR : MISMATCH;
+            for (int k = 0; k < again_judged.nmismatches && j.nmismatches < 32; k++)
+                snprintf(j.mismatches[j.nmismatches++], 512, "run %d of %d: %s", r + 1, repeats,
+                         again_judged.mismatches[k]);
+        }
         free(again.steps);
     }
 
@@ -608,7 +630,8 @@ static int run_case(int argc, char **argv)
         printf("%s %s: harness error: cannot write %s: %s\n", case_name, variant, part, strerror(errno));
         return HARNESS_ERROR;
     }
-    write_part(f, case_name, family, variant, source, timeout, &o, &end, &j, repeats, sigs, repeats, flaky);
+    write_part(f, case_name, family, variant, source, timeout, &o, &end, &j, repeats, sigs, repeats, flaky,
+               nondeterministic);
     fclose(f);
     /* The verdict and its reasons as plain lines, for collect's summary. */
     char summary[1300];

@@ -7,9 +7,11 @@
  * each other, and not with the memory behind them.
  *
  * What the program sees: CUBLAS_STATUS_SUCCESS at the call; what the
- * out-of-bounds reads do depends on what lies past B — unmapped memory gives
- * an illegal address at the synchronize (sticky), another allocation gives
- * silent garbage. The recorded results say which this layout gives.
+ * out-of-bounds reads do depends on what lies past B. Here they fault, and
+ * the synchronize reports it — but which fault is reported first is a race
+ * between threads: five runs in a row on the H100 gave
+ * cudaErrorIllegalAddress twice and cudaErrorInvalidAddressSpace three
+ * times. Either way the context is lost (sticky).
  *
  * What a PyTorch user sees: nothing like it; PyTorch's shapes and strides
  * always describe memory it owns.
@@ -23,6 +25,8 @@
  * References: cuBLAS documentation, cublas<t>gemm
  * (https://docs.nvidia.com/cuda/cublas/#cublas-t-gemm); compute-sanitizer
  * (https://docs.nvidia.com/compute-sanitizer/) finds such reads.
+ *
+ * atlas:nondeterministic — threads race to report the first fault.
  */
 #include "atlas_cublas.h"
 

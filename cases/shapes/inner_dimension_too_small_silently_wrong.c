@@ -30,7 +30,7 @@ static void multiply(int k)
     struct atlas_gemm g;
     float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);
     float *c = malloc(sizeof(float) * M * N), *want = malloc(sizeof(float) * M * N);
-    if (!a || !b || !c || !want || !atlas_gemm_begin(&g, M * K))
+    if (!a || !b || !c || !want || !atlas_gemm_begin(&g, M * N)) /* M×N is the largest */
         goto out;
     for (int i = 0; i < M * K; i++)
         a[i] = (float)(i % 5) - 2.0f;

@@ -19,7 +19,7 @@ static void write_file(const char *path, const char *text)
 }
 
 /* Runs one case through atlas-run with the given rules; returns the exit code. */
-static int run_case(const char *helper, const char *rules_text, const char *extra_arg, const char *steps,
+static int run_case(const char *helper, const char *rules_text, const char *mode, const char *steps,
                     struct atlas_end *end)
 {
     static int n;
@@ -31,9 +31,11 @@ static int run_case(const char *helper, const char *rules_text, const char *extr
     snprintf(fp, sizeof fp, "%s/fingerprint.txt", work);
     snprintf(parts, sizeof parts, "%s/parts", work);
     snprintf(binary, sizeof binary, "%s/%s", helpers, helper);
+    /* mode: NULL, "--repeat" (3 runs) or "--nondeterministic" (3 runs, declared) */
     char *argv[] = {runner, "case", "--case", "helper_case", "--family", "tests", "--variant", "broken",
                     "--rules", rules_dir, "--fingerprint", fp, "--parts", parts, "--timeout", "1",
-                    (char *)(extra_arg ? extra_arg : "--source"), (char *)(extra_arg ? "3" : "helpers/x.c"),
+                    "--source", "helpers/x.c", "--repeat", mode ? "3" : "1",
+                    (char *)(mode && strcmp(mode, "--nondeterministic") == 0 ? mode : "--source"), "helpers/x.c",
                     "--", binary, NULL};
     char env_steps[512], counter[1300];
     snprintf(env_steps, sizeof env_steps, "HELPER_STEPS=%s", steps ? steps : "");
@@ -125,6 +127,20 @@ int main(int argc, char **argv)
     /* bad rules are a harness error naming file:line */
     CHECK_INT(run_case("helper_records", "helper_case broken gemm CUBLAS_STATUS_INVALID_VALUE\n", NULL, steps, &end), 99);
     CHECK_CONTAINS(end.out, "/case.rules:1: no cite=");
+
+    /* a case that declares itself nondeterministic: differing repeats are
+     * not flaky, but every repeat must match the rules */
+    snprintf(path, sizeof path, "%s/counter", work);
+    unlink(path); /* the stand-in alternates from its first run: success, then a fault */
+    CHECK_INT(run_case("helper_flaky", "helper_case broken sync cudaSuccess|cudaErrorIllegalAddress cite=doc:t\n",
+                       "--nondeterministic", NULL, &end), 0);
+    CHECK_CONTAINS(read_all(strcat(strcpy(path, work), "/parts/helper_case.broken.json")),
+                   "\"flaky\":false,\"nondeterministic\":true");
+    snprintf(path, sizeof path, "%s/counter", work);
+    unlink(path);
+    CHECK_INT(run_case("helper_flaky", "", "--nondeterministic", NULL, &end), 1);
+    CHECK_CONTAINS(end.out, "run 2 of 3: sync: observed cudaErrorIllegalAddress (700), expected success");
+    snprintf(path, sizeof path, "%s/parts/helper_case.broken.json", work);
 
     /* the flake check: repeated runs that differ */
     CHECK_INT(run_case("helper_flaky", "", "--repeat", NULL, &end), 1);
