@@ -48,6 +48,12 @@ def main():
     floor_program = os.path.join(args.build, "atlas-context-floor")
     starts = [timed([floor_program])[0] for _ in range(10)]
     context = statistics.median(starts)
+    # Do context start-ups overlap? Start `jobs` bare contexts at once.
+    start = time.monotonic()
+    together = [subprocess.Popen([floor_program]) for _ in range(args.jobs)]
+    for process in together:
+        process.wait()
+    concurrent_contexts = time.monotonic() - start
 
     listing = json.loads(subprocess.run(["ctest", "--test-dir", args.build, "--show-only=json-v1"],
                                         capture_output=True, text=True, check=True).stdout)
@@ -57,6 +63,9 @@ def main():
         if props.get("RUN_SERIAL") and "case" in (props.get("LABELS") or []):
             alone.add(test["name"])
 
+    sweep = {}
+    for jobs in sorted({max(2, args.jobs // 2), args.jobs, args.jobs * 2}):
+        sweep[jobs] = corpus(args.build, jobs)[0]
     parallel, rc_parallel, runs = corpus(args.build, args.jobs)
     serial, rc_serial, _ = corpus(args.build, 1)
 
@@ -67,6 +76,8 @@ def main():
     figures = {
         "cases": len(by_name), "jobs": args.jobs,
         "context_startup_s": round(context, 3),
+        "concurrent_context_startups_s": round(concurrent_contexts, 3),
+        "parallel_s_by_jobs": {str(k): round(v, 2) for k, v in sweep.items()},
         "parallel_s": round(parallel, 2), "serial_s": round(serial, 2),
         "speedup": round(serial / parallel, 2),
         "alone_cases": len(alone), "alone_sum_s": round(alone_seconds, 2),
@@ -75,6 +86,10 @@ def main():
         "ctest_exit": {"parallel": rc_parallel, "serial": rc_serial},
     }
     print("context start-up (process + cudaFree(0)), median of 10: %.3f s" % context)
+    print("%d bare contexts started at once: %.3f s (%.1fx one alone: %s)"
+          % (args.jobs, concurrent_contexts, concurrent_contexts / context,
+             "start-ups overlap" if concurrent_contexts < 2 * context else "the driver serializes them"))
+    print("corpus wall time by parallelism: " + ", ".join("-j%d %.1f s" % kv for kv in sorted(sweep.items())))
     print("corpus, %d case variants: ctest -j%d %.1f s, ctest -j1 %.1f s: %.1fx faster than serial"
           % (len(by_name), args.jobs, parallel, serial, serial / parallel))
     print("floor: %d variants must run alone (%.1f s together) + one context start-up = %.1f s;"
