@@ -41,7 +41,7 @@ def corpus(build, jobs):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default=os.path.join(ROOT, "build", "run"))
-    parser.add_argument("--jobs", type=int, default=16)
+    parser.add_argument("--jobs", type=int, default=8)
     parser.add_argument("--json", help="also write the figures here")
     args = parser.parse_args()
 
