@@ -1,23 +1,43 @@
 """Run every PyTorch mirror (cases/*/*.py), each variant in its own process
-with a time limit, and write what PyTorch said as one JSON file.
+with a time limit, and write what PyTorch said as one results file: the
+environment's fingerprint (from atlas-fingerprint, plus the PyTorch version)
+and one entry per case and variant.
 
-    python3 harness/run_mirrors.py --out DIR
+    python3 harness/run_mirrors.py --out DIR [--fingerprint-program build/run/atlas-fingerprint]
 """
 import argparse
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def fingerprint(program):
+    """The C harness's fingerprint of this machine, plus PyTorch's versions."""
+    environment = {}
+    try:
+        out = subprocess.run([program], capture_output=True, text=True, timeout=60).stdout
+        environment = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        environment["fingerprint_error"] = str(error)
+    import torch
+    environment["torch"] = torch.__version__
+    environment["torch_cuda"] = torch.version.cuda
+    environment["mode"] = "pytorch"
+    return environment
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True)
     parser.add_argument("--timeout", type=float, default=120)
+    parser.add_argument("--fingerprint-program", default=os.path.join(ROOT, "build", "run", "atlas-fingerprint"))
     args = parser.parse_args()
+    environment = fingerprint(args.fingerprint_program)
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "harness"))
     runs = []
     for script in sorted(glob.glob(os.path.join(ROOT, "cases", "*", "*.py"))):
@@ -39,9 +59,10 @@ def main():
             runs.append(run)
             print("%s %s: %s %s" % (case, variant, run.get("exception"), (run.get("message") or "")[:200]))
     os.makedirs(args.out, exist_ok=True)
-    path = os.path.join(args.out, "pytorch-mirrors.json")
+    name = "pytorch-%s_%s" % (environment["torch"], environment.get("id", "unknown"))
+    path = os.path.join(args.out, re.sub(r"[^A-Za-z0-9._-]", "-", name) + ".json")
     with open(path, "w") as f:
-        json.dump({"schema": "cuda-error-atlas/pytorch-mirrors/1", "runs": runs}, f, indent=1)
+        json.dump({"schema": "cuda-error-atlas/pytorch/1", "environment": environment, "runs": runs}, f, indent=1)
     print("mirror results:", path)
 
 
