@@ -113,7 +113,7 @@ int atlas_run_process(char *const argv[], char *const extra_env[], double timeou
         dup2(err[1], 2);
         for (char *const *e = extra_env; e && *e; e++)
             putenv(*e);
-        execv(argv[0], argv);
+        execvp(argv[0], argv); /* a wrapper (compute-sanitizer) is found on PATH */
         int why = errno;
         ssize_t w = write(ready[1], &why, sizeof why);
         (void)w;

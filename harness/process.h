@@ -20,7 +20,7 @@ struct atlas_end {
     int out_cut, err_cut;     /* whether earlier output was dropped */
 };
 
-/* Runs argv[0] with argv, adding the NAME=VALUE strings of extra_env to the
+/* Runs argv[0] (looked up on PATH if it has no '/') with argv, adding the NAME=VALUE strings of extra_env to the
  * environment. On timeout the whole process group is killed. Returns 0 once
  * the end is known (whatever it was), -1 if the program could not be run. */
 int atlas_run_process(char *const argv[], char *const extra_env[], double timeout_s,

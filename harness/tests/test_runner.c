@@ -124,6 +124,11 @@ int main(int argc, char **argv)
     CHECK_INT(run_case("helper_skips", "", NULL, NULL, &end), 77);
     CHECK_CONTAINS(end.out, "skip: needs two GPUs");
 
+    /* a case that cannot start is a harness error, and still in the results */
+    CHECK_INT(run_case("helper_does_not_exist", "", NULL, NULL, &end), 99);
+    CHECK_CONTAINS(end.out, "harness error: the case could not be started: cannot run ");
+    CHECK_CONTAINS(read_all(strcat(strcpy(path, work), "/parts/helper_case.broken.json")), "{\"verdict\":\"error\"");
+
     /* bad rules are a harness error naming file:line */
     CHECK_INT(run_case("helper_records", "helper_case broken gemm CUBLAS_STATUS_INVALID_VALUE\n", NULL, steps, &end), 99);
     CHECK_CONTAINS(end.out, "/case.rules:1: no cite=");
