@@ -823,11 +823,16 @@ static int lint(int argc, char **argv)
                 problems++;
             }
         }
-        if (strncmp(r->cite, "run:", 4) == 0) {
+        /* Every results file a citation names (run:A run:B ...) must exist. */
+        char cite[sizeof r->cite];
+        snprintf(cite, sizeof cite, "%s", r->cite);
+        for (char *save = NULL, *t = strtok_r(cite, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+            if (strncmp(t, "run:", 4) != 0)
+                continue;
             char path[1200];
-            snprintf(path, sizeof path, "%s/%s", root, r->cite + 4);
+            snprintf(path, sizeof path, "%s/%s", root, t + 4);
             if (access(path, R_OK) != 0) {
-                printf("%s:%d: the cited results file %s does not exist\n", r->file, r->line, r->cite + 4);
+                printf("%s:%d: the cited results file %s does not exist\n", r->file, r->line, t + 4);
                 problems++;
             }
         }
