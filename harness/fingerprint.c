@@ -133,9 +133,21 @@ int main(void)
          * ask the runtime for it rather than linking libcuda. */
         typedef int (*get_mode_fn)(int *);
         void *fn = NULL;
+        cudaError_t looked_up;
+#if CUDART_VERSION >= 12050
         enum cudaDriverEntryPointQueryResult found;
-        if (cudaGetDriverEntryPointByVersion("cuModuleGetLoadingMode", &fn, 12000, cudaEnableDefault, &found) == cudaSuccess
-            && fn && found == cudaDriverEntryPointSuccess) {
+        looked_up = cudaGetDriverEntryPointByVersion("cuModuleGetLoadingMode", &fn, 12000, cudaEnableDefault, &found);
+        if (found != cudaDriverEntryPointSuccess)
+            fn = NULL;
+#elif CUDART_VERSION >= 12000
+        enum cudaDriverEntryPointQueryResult found;
+        looked_up = cudaGetDriverEntryPoint("cuModuleGetLoadingMode", &fn, cudaEnableDefault, &found);
+        if (found != cudaDriverEntryPointSuccess)
+            fn = NULL;
+#else
+        looked_up = cudaGetDriverEntryPoint("cuModuleGetLoadingMode", &fn, cudaEnableDefault);
+#endif
+        if (looked_up == cudaSuccess && fn) {
             int mode = 0;
             if (((get_mode_fn)fn)(&mode) == 0)
                 loading = mode == 1 ? "EAGER" : mode == 2 ? "LAZY" : "unknown"; /* CUmoduleLoadingMode */

@@ -28,6 +28,10 @@
 
 static void load_ptx_version(const char *version)
 {
+#if CUDART_VERSION < 12050
+    (void)version;
+    atlas_skip("this case loads PTX with cudaLibraryLoadData, which the runtime has from CUDA 12.5");
+#else
     char ptx[256];
     cudaLibrary_t library;
     cudaKernel_t kernel;
@@ -41,6 +45,7 @@ static void load_ptx_version(const char *version)
         ATLAS_CUDA("sync", cudaDeviceSynchronize());
         cudaLibraryUnload(library);
     }
+#endif
 }
 
 static void isa_7_0(void) { load_ptx_version("7.0"); }
