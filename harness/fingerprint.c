@@ -185,9 +185,12 @@ int main(void)
         snprintf(who, sizeof who, "no-device_driver-%s", driver);
     else
         snprintf(who, sizeof who, "%s_driver-%s", gpu, driver);
-    char cudart_text[16] = "none";
-    if (runtime > 0)
-        snprintf(cudart_text, sizeof cudart_text, "%d.%d", runtime / 1000, (runtime % 1000) / 10);
+    /* CUDA 11's cudaRuntimeGetVersion answers nothing without a driver; the
+     * name then uses the version the program was built with (the fields keep
+     * what the library said). */
+    int named = runtime > 0 ? runtime : CUDART_VERSION;
+    char cudart_text[16];
+    snprintf(cudart_text, sizeof cudart_text, "%d.%d", named / 1000, (named % 1000) / 10);
     snprintf(text, sizeof text, "%s_cudart-%s_cublas-%s_%s", who, cudart_text, cublas, mode);
     slug(text);
     put("id", text);
