@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char runner[1024], helpers[1024], work[1024];
+static char runner[1024], helpers[1024], work[1024], replay_env[1300] = "ATLAS_REPLAY=";
 
 static void write_file(const char *path, const char *text)
 {
@@ -40,7 +40,7 @@ static int run_case(const char *helper, const char *rules_text, const char *mode
     char env_steps[512], counter[1300];
     snprintf(env_steps, sizeof env_steps, "HELPER_STEPS=%s", steps ? steps : "");
     snprintf(counter, sizeof counter, "HELPER_COUNTER=%s/counter", work);
-    char *env[] = {env_steps, counter, NULL};
+    char *env[] = {env_steps, counter, replay_env, NULL};
     atlas_run_process(argv, env, 60, end);
     return end->kind == END_EXIT ? end->code : -1;
 }
@@ -128,6 +128,26 @@ int main(int argc, char **argv)
     CHECK_INT(run_case("helper_does_not_exist", "", NULL, NULL, &end), 99);
     CHECK_CONTAINS(end.out, "harness error: the case could not be started: cannot run ");
     CHECK_CONTAINS(read_all(strcat(strcpy(path, work), "/parts/helper_case.broken.json")), "{\"verdict\":\"error\"");
+
+    /* replay: judge what was recorded elsewhere, without running anything */
+    char dir[1200], file[1300];
+    snprintf(dir, sizeof dir, "%s/replay", work);
+    mkdir(dir, 0755);
+    snprintf(file, sizeof file, "%s/helper_case.broken.record", dir);
+    write_file(file, "call\tgemm\tcublas\t7\tCUBLAS_STATUS_INVALID_VALUE\tcublasSgemm(h, ...)\n");
+    snprintf(file, sizeof file, "%s/helper_case.broken.end", dir);
+    write_file(file, "signal:SIGSEGV 0.25 11\n");
+    snprintf(file, sizeof file, "%s/helper_case.broken.stdout", dir);
+    write_file(file, " ** On entry to SGEMM  parameter number 8 had an illegal value\n");
+    snprintf(replay_env, sizeof replay_env, "ATLAS_REPLAY=%s", dir);
+    CHECK_INT(run_case("helper_does_not_exist",
+                       "helper_case broken gemm CUBLAS_STATUS_INVALID_VALUE cite=doc:t\nhelper_case broken end signal:SIGSEGV cite=doc:t\n",
+                       NULL, NULL, &end), 0);
+    part = read_all(strcat(strcpy(path, work), "/parts/helper_case.broken.json"));
+    CHECK_CONTAINS(part, "\"end\":{\"outcome\":\"signal:SIGSEGV\",\"kind\":\"signal\",\"code\":11");
+    CHECK_CONTAINS(part, "\"library_messages\":[\"On entry to SGEMM  parameter number 8 had an illegal value\"]");
+    CHECK_INT(run_case("helper_does_not_exist", "", NULL, NULL, &end), 1); /* the same record, other rules */
+    snprintf(replay_env, sizeof replay_env, "ATLAS_REPLAY=");
 
     /* bad rules are a harness error naming file:line */
     CHECK_INT(run_case("helper_records", "helper_case broken gemm CUBLAS_STATUS_INVALID_VALUE\n", NULL, steps, &end), 99);

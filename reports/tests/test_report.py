@@ -99,6 +99,19 @@ class ReportFromCommittedResults(unittest.TestCase):
         self.assertNotIn(("lda_smaller_than_rows", "broken", "gemm"), changed)
 
 
+    def test_what_changed_between_cuda_versions(self):
+        h100 = {c.environment.get("cudart"): c for c in self.matrix.columns
+                if c.id.startswith("nvidia-h100") and c.environment.get("mode") == "default" and c.id == c.environment.get("id")}
+        self.assertTrue({"11.8", "12.4", "13.0"} <= set(h100), sorted(h100))
+        changed = {(row.case, row.variant, row.step): (a.value, b.value)
+                   for row, a, b in differences(self.matrix, h100["12.4"], h100["13.0"])}
+        self.assertEqual(changed[("block_over_1024_threads", "broken", "launch")], ("InvalidConfiguration", "InvalidValue"))
+        changed = {(row.case, row.variant, row.step): (a.value, b.value)
+                   for row, a, b in differences(self.matrix, h100["11.8"], h100["12.4"])}
+        self.assertEqual(changed[("host_pointer_passed_to_gemm", "broken", "gemm")], ("EXECUTION_FAILED", "SUCCESS"))
+        self.assertNotIn(("block_over_1024_threads", "broken", "launch"), changed)
+
+
 class BadInput(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="atlas-bad-")
