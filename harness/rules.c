@@ -252,8 +252,6 @@ int atlas_rules_load_file(struct atlas_rules *rules, const char *path, char *err
     return rc;
 }
 
-static int by_name(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
-
 static int rules_file(const struct dirent *d)
 {
     size_t n = strlen(d->d_name);
@@ -263,7 +261,7 @@ static int rules_file(const struct dirent *d)
 int atlas_rules_load_dir(struct atlas_rules *rules, const char *dir, char *err, size_t errsize)
 {
     struct dirent **names;
-    int n = scandir(dir, &names, rules_file, by_name);
+    int n = scandir(dir, &names, rules_file, alphasort); /* no locale is set: byte order */
     if (n < 0)
         return fail(err, errsize, dir, 0, "cannot read the rules folder: %s", strerror(errno));
     int rc = 0;

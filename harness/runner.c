@@ -700,11 +700,15 @@ static int run_case(int argc, char **argv)
 
 /* ---- begin, collect, lint ---------------------------------------------- */
 
+static bool ends_with(const char *name, const char *suffix)
+{
+    size_t n = strlen(name), m = strlen(suffix);
+    return n > m && strcmp(name + n - m, suffix) == 0;
+}
+
 static int parts_only(const struct dirent *d)
 {
-    size_t n = strlen(d->d_name);
-    return (n > 5 && strcmp(d->d_name + n - 5, ".json") == 0) || (n > 7 && strcmp(d->d_name + n - 7, ".record") == 0)
-           || (n > 8 && strcmp(d->d_name + n - 8, ".summary") == 0);
+    return ends_with(d->d_name, ".json") || ends_with(d->d_name, ".record") || ends_with(d->d_name, ".summary");
 }
 
 static int begin(int argc, char **argv)
@@ -751,13 +755,7 @@ static int begin(int argc, char **argv)
     return MATCH;
 }
 
-static int by_name(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
-
-static int json_only(const struct dirent *d)
-{
-    size_t n = strlen(d->d_name);
-    return n > 5 && strcmp(d->d_name + n - 5, ".json") == 0;
-}
+static int json_only(const struct dirent *d) { return ends_with(d->d_name, ".json"); }
 
 static int collect(int argc, char **argv)
 {
@@ -803,7 +801,7 @@ static int collect(int argc, char **argv)
     fputs("}},\n\"runs\":[\n", f);
 
     struct dirent **names;
-    int n = scandir(parts, &names, json_only, by_name);
+    int n = scandir(parts, &names, json_only, alphasort); /* no locale is set: byte order */
     static const char *const kinds[] = {"match", "mismatch", "skip", "error", "flaky"};
     int counts[5] = {0}, written = 0;
     char problems[65536] = "";

@@ -5,7 +5,7 @@ import html
 import io
 import json
 
-from atlas_data import SUCCESS, short
+from atlas_data import short
 
 VARIANTS = ("fixed", "broken")
 
@@ -228,10 +228,11 @@ def matrix_html(matrix, problems):
                 cells.append([key[-1], 1])
             previous = key
         row = "".join('<th colspan=%d>%s</th>' % (span, e(text)) for text, span in cells)
-        extra = "".join("<th>%s</th>" % e(p.group[2] + " · " + p.group[0]) for p in matrix.pytorch) if level == 2 else (
-            "<th colspan=%d>PyTorch mirror</th>" % len(matrix.pytorch) if level == 0 and matrix.pytorch else "")
-        if level == 1 and matrix.pytorch:
-            extra = "<th colspan=%d></th>" % len(matrix.pytorch)
+        extra = ""
+        if matrix.pytorch:  # the PyTorch columns: a title, a blank, then each column's name
+            extra = ["<th colspan=%d>PyTorch mirror</th>" % len(matrix.pytorch),
+                     "<th colspan=%d></th>" % len(matrix.pytorch),
+                     "".join("<th>%s</th>" % e(p.group[2] + " · " + p.group[0]) for p in matrix.pytorch)][level]
         header.append("<tr><th>%s</th>%s%s</tr>" % ("case / variant / step" if level == 2 else "", row, extra))
     ids = "<tr><th>results file</th>%s%s</tr>" % ("".join("<th><small>%s</small></th>" % e(c.id) for c in columns),
                                                    "".join("<th><small>%s</small></th>" % e(p.id) for p in matrix.pytorch))

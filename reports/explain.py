@@ -11,8 +11,6 @@ import collections
 import difflib
 import re
 
-from atlas_data import SUCCESS
-
 ON_ENTRY = re.compile(r"On entry to\s+(\S+)\s+parameter number\s+(\d+)", re.I)
 STATUS_NAME = re.compile(r"\b(cuda(?:Error)?[A-Z]\w+|CUBLAS_STATUS_\w+|CUDA_ERROR_\w+)\b")
 
