@@ -50,11 +50,48 @@ class Results:
                 mode += " (%s)" % self.id.split("_")[0]
         return gpu, stack, mode
 
+    @property
+    def label(self):
+        label = environment_label(self.environment, self.kind)
+        if self.id != self.environment.get("id") and self.kind != "pytorch":
+            label += " (%s)" % self.id.split("_")[0]      # a repeated run, a history file
+        return label
+
     def run(self, case, variant):
         for run in self.runs:
             if run.get("case") == case and run.get("variant") == variant:
                 return run
         return None
+
+
+def environment_label(environment, kind="c"):
+    """The one way an environment is named to a reader, everywhere (matrix,
+    changes, explain): GPU (with its count), driver, cudart, cuBLAS, mode.
+    "H200 · driver 580.159.04 · cudart 13.0 · cuBLAS 13.1.0 · default"."""
+    e = environment
+    if e.get("driver", "none") == "none":
+        gpu = "no driver"
+    else:
+        gpu = (e.get("gpu") or "no device").replace("NVIDIA ", "")
+        try:
+            count = int(e.get("devices", 1))
+        except (TypeError, ValueError):
+            count = 1
+        if count > 1:
+            gpu = "%d× %s" % (count, gpu)
+    parts = [gpu]
+    if e.get("driver", "none") != "none":
+        parts.append("driver %s" % e.get("driver"))
+    cudart = e.get("cudart", "?")
+    if cudart == "none" and e.get("cudart_header", "none") != "none":
+        cudart = "%s (built with)" % e.get("cudart_header")       # a runtime that cannot say without a driver
+    parts.append("cudart %s" % cudart)
+    parts.append("cuBLAS %s" % e.get("cublas", "?"))
+    if kind == "pytorch":
+        parts.append("PyTorch %s" % e.get("torch", "?"))
+    else:
+        parts.append(e.get("mode") or "default")
+    return " · ".join(parts)
 
 
 def _validate(data):
