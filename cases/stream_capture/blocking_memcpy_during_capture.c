@@ -1,0 +1,47 @@
+/* blocking_memcpy_during_capture — a synchronous cudaMemcpy while a stream
+ * is being captured.
+ *
+ * The mistake: uploading a parameter with cudaMemcpy (which runs on the
+ * legacy default stream and waits for it) in the middle of work being
+ * captured on another stream; the copy was meant to be part of the graph.
+ *
+ * What the program sees (H200, CUDA 13.0): RECORDED-BELOW — in each mode.
+ *
+ * What a PyTorch user sees: a blocking copy inside torch.cuda.graph —
+ * `tensor.cpu()`, `.tolist()`, a device-to-host `.to("cpu")` — raises
+ * "operation not permitted when stream is capturing" (see the mirror of
+ * stream_synchronize_during_capture: .item() is such a copy).
+ *
+ * Why: the legacy default stream synchronizes implicitly with every
+ * blocking stream, the capturing one included, and the copy waits for it:
+ * it would make uncaptured work depend on captured work.
+ *
+ * The fix: cudaMemcpyAsync on the capturing stream (the fixed variant), from
+ * pinned memory, so the copy becomes a node of the graph and runs at each
+ * replay.
+ *
+ * References: aws/aws-ofi-nccl#1342 (cuMemcpy on the legacy stream failing
+ * inside a capture, fixed with an async copy); CUDA Programming Guide,
+ * "Cross-stream Dependencies and Events" and "Prohibited and Unhandled
+ * Operations"
+ * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#prohibited-and-unhandled-operations).
+ */
+#include "capture.h"
+
+static void copy_async(cudaStream_t stream, const char *mode)
+{
+    ATLAS_CUDA(capture_step(mode, "copy"), cudaMemcpyAsync(capture_device_buffer, capture_pinned_buffer, CAPTURE_BYTES,
+                                                          cudaMemcpyHostToDevice, stream));
+}
+
+static void copy_blocking(cudaStream_t stream, const char *mode)
+{
+    (void)stream;
+    ATLAS_CUDA(capture_step(mode, "copy"),
+               cudaMemcpy(capture_device_buffer, capture_pinned_buffer, CAPTURE_BYTES, cudaMemcpyHostToDevice));
+}
+
+static void async_copy_on_capturing_stream(void) { capture_every_mode(copy_async, NULL); }
+static void blocking_copy(void) { capture_every_mode(copy_blocking, NULL); }
+
+ATLAS_CASE(async_copy_on_capturing_stream, blocking_copy)
