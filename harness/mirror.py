@@ -25,6 +25,12 @@ def run(fixed, broken):
         outcome = {"exception": type(error).__module__ + "." + type(error).__name__,
                    "message": str(error),
                    "where": traceback.format_exc(limit=-1).strip().splitlines()[-2].strip()}
+        # An exception raised while handling another (torch.cuda.graph's end
+        # after an error inside the capture) hides the first one: keep it.
+        chained = error.__cause__ or error.__context__
+        if chained is not None:
+            outcome["chained"] = {"exception": type(chained).__module__ + "." + type(chained).__name__,
+                                  "message": str(chained)}
     outcome["torch"] = torch.__version__
     outcome["torch_cuda"] = torch.version.cuda
     print(json.dumps(outcome))

@@ -5,7 +5,10 @@
  * and then forks workers that each create a cuBLAS handle — a pre-fork
  * inference server, multiprocessing workers that run torch.matmul.
  *
- * What the program sees (H200, CUDA 13.0, cuBLAS 13.1): RECORDED-BELOW
+ * What the program sees (H200, CUDA 13.0, cuBLAS 13.1): the child's
+ * cublasCreate returns CUBLAS_STATUS_NOT_INITIALIZED; forked before the
+ * parent's first call, the child creates its handle and multiplies. The
+ * parent's own handle and context are unaffected either way.
  *
  * What a PyTorch user sees: the child's first CUDA operation, the matmul
  * included, raises "Cannot re-initialize CUDA in forked subprocess" before
@@ -19,8 +22,10 @@
  * workers with spawn / fork+exec and create the handle in each worker.
  *
  * References: BBC-Esq/VectorDB-Plugin#112 (the start method as the fix);
- * CUDA C++ Programming Guide, "Initialization"
- * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#initialization);
+ * the CUDA C++ guideline CUDA-1.6, "A call to fork must be immediately followed to a call to exec"
+ * (https://doc.qt.io/axivion/reference/analysis_configuration/CUDA-1.6.html):
+ * "Any use of CUDA after a call to fork and before a subsequent call to exec
+ * has undefined behavior";
  * cuBLAS documentation, cublasCreate (https://docs.nvidia.com/cuda/cublas/#cublascreate).
  */
 #include "atlas_cublas.h"

@@ -6,7 +6,11 @@
  * after torch.cuda.is_available() — to choose or hide GPUs. Here the
  * program hides every GPU (an empty list) to run a CPU-only phase.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW
+ * What the program sees (H200, CUDA 13.0): set after cudaFree(0), the empty
+ * list changes nothing — cudaGetDeviceCount still says 1 and cudaMalloc still
+ * succeeds (the check gpus_hidden fails). Set before the first call, the same
+ * list hides the GPU: cudaFree(0), cudaGetDeviceCount and every later call
+ * return cudaErrorNoDevice.
  *
  * What a PyTorch user sees: nothing: the GPU the variable was meant to hide
  * (or not to choose) is used anyway, and torch.cuda.device_count() keeps its
@@ -33,8 +37,8 @@
 static void hide_gpus(bool after_init)
 {
     int count = -1;
-    if (after_init)
-        ATLAS_CUDA("init", cudaFree(0));
+    if (after_init && !ATLAS_CUDA("init", cudaFree(0)))
+        return; /* no CUDA to start: nothing to hide it from */
     setenv("CUDA_VISIBLE_DEVICES", "", 1); /* meant: no GPU from here on */
     if (!after_init)
         ATLAS_CUDA("init", cudaFree(0));

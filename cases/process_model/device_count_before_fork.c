@@ -6,22 +6,31 @@
  * get_device_module().device_count()) to decide how many workers to fork,
  * then forks them.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW
+ * What the program sees (H200, CUDA 13.0): after the parent's
+ * cudaGetDeviceCount alone — no allocation, no context — the child's first
+ * cudaMalloc returns cudaErrorInitializationError, exactly as after a full
+ * initialisation (fork_after_cuda_init). Counting after the fork, the child
+ * allocates normally.
  *
- * What a PyTorch user sees: torch.cuda.device_count() asks NVML where it
- * can and leaves CUDA uninitialised, so forking after it works; other paths
- * that call the runtime's count do not (pytorch/pytorch#190708: "CUDA error:
- * initialization error" in the child). The mirror records PyTorch 2.11.
+ * What a PyTorch user sees: nothing: with PyTorch 2.11 the mirror's
+ * worker, forked after torch.cuda.device_count(), makes its CUDA tensor —
+ * PyTorch counts without initialising CUDA since pytorch/pytorch#83973.
+ * Paths that do call the runtime first still break the worker
+ * (pytorch/pytorch#190708: "CUDA error: initialization error").
  *
  * Why: cudaGetDeviceCount initialises the driver (cuInit) without creating a
- * context; the driver's state does not survive fork() either.
+ * context, and that state does not survive fork() either — the guideline
+ * below uses exactly this, a device count before fork(), as its bad example.
  *
  * The fix: count with NVML (nvmlDeviceGetCount) or from
  * CUDA_VISIBLE_DEVICES before forking, or count in the children, or spawn.
  *
  * References: pytorch/pytorch#83973 ("Implement torch.cuda.device_count
- * without poison") and #15734; CUDA C++ Programming Guide, "Initialization"
- * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#initialization).
+ * without poison") and #15734; the CUDA C++ guideline
+ * CUDA-1.6, "A call to fork must be immediately followed to a call to exec"
+ * (https://doc.qt.io/axivion/reference/analysis_configuration/CUDA-1.6.html):
+ * "Any use of CUDA after a call to fork and before a subsequent call to exec
+ * has undefined behavior".
  */
 #include "child.h"
 

@@ -7,7 +7,11 @@
  * method on Linux, DataLoader workers, a Celery/Gunicorn pre-fork server
  * that loaded a model before forking.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW
+ * What the program sees (H200, CUDA 13.0): the child's first call,
+ * cudaMalloc, returns cudaErrorInitializationError ("initialization error");
+ * the child neither crashes nor hangs, and the parent's context keeps
+ * working. Forked before the parent's first CUDA call, the child creates its
+ * own context and works.
  *
  * What a PyTorch user sees: the child's first CUDA call raises
  *   RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA
@@ -15,19 +19,21 @@
  * (PyTorch notices it was initialised before the fork and refuses before
  * calling CUDA at all; the mirror records the message).
  *
- * Why: a CUDA context belongs to the process that created it; its state
- * (driver handles, mappings of device memory, internal threads) is not
- * duplicated by fork(), and the CUDA runtime in the child still believes it
- * is initialised. NVIDIA's documentation: CUDA does not support fork() after
- * initialisation.
+ * Why: a CUDA context belongs to the process that created it; "CUDA does
+ * not duplicate any of its internal data structures or threads to other
+ * processes upon a call to fork" (the guideline below), and the runtime in
+ * the child still believes it is initialised.
  *
  * The fix: fork before the first CUDA call (the fixed variant), or start the
  * workers with fork+exec — Python's "spawn" or "forkserver" (see
  * forked_child_without_exec) — and let each create its own context.
  *
  * References: IDEA-Research/GroundingDINO#276 and pytorch/pytorch#15734
- * (users hitting it); CUDA C++ Programming Guide, "Initialization"
- * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#initialization).
+ * (users hitting it); the CUDA C++ guideline
+ * CUDA-1.6, "A call to fork must be immediately followed to a call to exec"
+ * (https://doc.qt.io/axivion/reference/analysis_configuration/CUDA-1.6.html):
+ * "Any use of CUDA after a call to fork and before a subsequent call to exec
+ * has undefined behavior".
  */
 #include "child.h"
 

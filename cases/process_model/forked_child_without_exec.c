@@ -5,7 +5,10 @@
  * (it loaded the model, it checked the GPU works), and starts them with
  * fork() alone — Python's default start method on Linux before 3.14.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW
+ * What the program sees (H200, CUDA 13.0): the forked child's cudaMalloc
+ * returns cudaErrorInitializationError; the child that exec'd this program
+ * first allocates and synchronizes normally, though its parent had created a
+ * context before forking.
  *
  * What a PyTorch user sees: with the "fork" start method the worker's first
  * CUDA call raises "Cannot re-initialize CUDA in forked subprocess. To use
@@ -22,9 +25,11 @@
  * torch.multiprocessing.spawn).
  *
  * References: facebookresearch/pycls#183 and IDEA-CCNL/Fengshenbang-LM#259
- * (users asking where to put set_start_method('spawn')); CUDA C++
- * Programming Guide, "Initialization"
- * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#initialization).
+ * (users asking where to put set_start_method('spawn')); the CUDA C++ guideline
+ * CUDA-1.6, "A call to fork must be immediately followed to a call to exec"
+ * (https://doc.qt.io/axivion/reference/analysis_configuration/CUDA-1.6.html):
+ * "Any use of CUDA after a call to fork and before a subsequent call to exec
+ * has undefined behavior".
  */
 #include "child.h"
 #include <stdlib.h>

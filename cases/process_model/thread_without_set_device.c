@@ -5,8 +5,9 @@
  * then a worker thread — a data-loading thread, a thread pool serving
  * requests — allocates and launches, assuming the process works on GPU 1.
  *
- * What the program sees (2 × H200, CUDA 13.0): RECORDED-BELOW
- * On one GPU the case is skipped ("needs 2 GPUs").
+ * What the program sees (2 × H200, CUDA 13.0): not recorded yet — it needs
+ * two GPUs (the lead's two-GPU run records it). On one GPU the case is
+ * skipped ("needs 2 GPUs").
  *
  * What a PyTorch user sees: tensors created in the thread with
  * device="cuda" land on cuda:0, which fills up or is another job's GPU; a

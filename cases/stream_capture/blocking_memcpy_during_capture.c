@@ -5,7 +5,14 @@
  * legacy default stream and waits for it) in the middle of work being
  * captured on another stream; the copy was meant to be part of the graph.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW — in each mode.
+ * What the program sees (H200, CUDA 13.0): in every mode — global,
+ * thread_local, relaxed — cudaMemcpy returns cudaErrorStreamCaptureImplicit
+ * ("operation would make the legacy stream depend on a capturing blocking
+ * stream"), the capture is invalidated (cudaStreamIsCapturing: 2), and
+ * cudaStreamEndCapture returns cudaErrorStreamCaptureInvalidated with no
+ * graph; cudaGetLastError then still holds cudaErrorStreamCaptureInvalidated.
+ * The context stays usable. With cudaMemcpyAsync on the capturing stream the
+ * graph is made and replays.
  *
  * What a PyTorch user sees: a blocking copy inside torch.cuda.graph —
  * `tensor.cpu()`, `.tolist()`, a device-to-host `.to("cpu")` — raises

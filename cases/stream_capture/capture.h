@@ -14,6 +14,7 @@
  *   after(stream, mode)  the case's call after the capture
  *   <mode>_instantiate, <mode>_replay, <mode>_replay_sync, <mode>_replayed
  *                        when there is a graph: run it, check it wrote memory
+ *   capture_after_replay(stream, mode)  a case's own check of the replay
  * and records the setup as "alloc" (device buffer, pinned host buffer) and
  * "stream". Name a case's own steps with capture_step(mode, "what").
  *
@@ -41,6 +42,9 @@ static const struct capture_mode capture_modes[] = {
     {cudaStreamCaptureModeThreadLocal, "thread_local"},
     {cudaStreamCaptureModeRelaxed, "relaxed"},
 };
+
+/* Set by a case that checks what else the replayed graph did. */
+static capture_hook capture_after_replay;
 
 /* Buffers a case may use inside its capture: device memory and pinned host
  * memory of CAPTURE_BYTES each, set up by capture_every_mode. */
@@ -71,6 +75,8 @@ static inline void capture_replay(cudaGraph_t graph, cudaStream_t stream, const 
         && cudaMemcpy(&first, capture_memset_target, 1, cudaMemcpyDeviceToHost) == cudaSuccess)
         atlas_check(capture_step(mode, "replayed"), first == value, "the replayed memset wrote %u, expected %u",
                     first, value);
+    if (capture_after_replay)
+        capture_after_replay(stream, mode);
     cudaGraphExecDestroy(exec);
 }
 

@@ -3,7 +3,10 @@
  * The mistake: capturing "the" stream — the legacy default stream, 0 or
  * cudaStreamLegacy — because that is where the program's work already goes.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW — in each mode.
+ * What the program sees (H200, CUDA 13.0): cudaStreamBeginCapture(0, mode)
+ * returns cudaErrorStreamCaptureUnsupported in all three modes, and the
+ * error also stays in the last-error slot for the next cudaGetLastError.
+ * Nothing else is affected.
  *
  * What a PyTorch user sees: torch.cuda.graph on the default stream is
  * refused by PyTorch itself (the mirror records the message).

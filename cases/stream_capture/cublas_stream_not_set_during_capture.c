@@ -5,8 +5,12 @@
  * cublasSetStream(handle, capturing_stream): the handle keeps using the
  * stream it was created with, the legacy default stream.
  *
- * What the program sees (H200, CUDA 13.0, cuBLAS 13.1): RECORDED-BELOW —
- * in each mode.
+ * What the program sees (H200, CUDA 13.0, cuBLAS 13.1): in every mode
+ * cublasSgemm returns CUBLAS_STATUS_EXECUTION_FAILED — cuBLAS's name for its
+ * refused launch on the legacy stream — the capture is invalidated, and
+ * cudaStreamEndCapture returns cudaErrorStreamCaptureInvalidated with no
+ * graph (cudaGetLastError keeps it). With cublasSetStream the gemm is
+ * captured and the graph replays.
  *
  * What a PyTorch user sees: nothing: PyTorch sets the stream of its cuBLAS
  * handle to the current stream before every call, so torch.matmul inside

@@ -6,7 +6,11 @@
  * that does not know a capture is under way (timing code, a debug check,
  * preprocessing on another path).
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW
+ * What the program sees (H200, CUDA 13.0): cudaDeviceSynchronize returns
+ * cudaErrorStreamCaptureUnsupported in all three modes — relaxed included —
+ * and the capture is invalidated: cudaStreamEndCapture returns
+ * cudaErrorStreamCaptureInvalidated and no graph, and cudaGetLastError keeps
+ * cudaErrorStreamCaptureInvalidated. The context stays usable.
  *
  * What a PyTorch user sees: torch.cuda.synchronize() inside
  * torch.cuda.graph raises "operation not permitted when stream is capturing"

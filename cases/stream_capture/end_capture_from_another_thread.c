@@ -5,8 +5,14 @@
  * a task system that resumes a coroutine or a callback on a different
  * worker thread, a "capture scope" object destroyed elsewhere.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW — in each mode:
- * the other thread's end, then the capturing thread's own end.
+ * What the program sees (H200, CUDA 13.0): in the global and thread-local
+ * modes the other thread's cudaStreamEndCapture returns
+ * cudaErrorStreamCaptureWrongThread and no graph — and yet the capture is
+ * over: the stream no longer captures (cudaStreamIsCapturing: 0), and the
+ * capturing thread's own cudaStreamEndCapture returns cudaErrorIllegalState
+ * with no graph. The work is lost; a refused end is not harmless. In relaxed
+ * mode the other thread's end succeeds and gets the graph; the capturing
+ * thread's end then returns cudaErrorIllegalState.
  *
  * What a PyTorch user sees: nothing directly (torch.cuda.graph begins and
  * ends in the same `with` block); seen through frameworks that capture in

@@ -5,7 +5,11 @@
  * which buffers are free again — here an event recorded on another stream
  * before the capture — and keeps polling during the capture.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW — in each mode.
+ * What the program sees (H200, CUDA 13.0): in the global and thread-local
+ * modes cudaEventQuery returns cudaErrorStreamCaptureUnsupported and
+ * invalidates the capture (cudaStreamEndCapture:
+ * cudaErrorStreamCaptureInvalidated, no graph); in relaxed mode the query
+ * succeeds and the graph is made and replays.
  *
  * What a PyTorch user sees: PyTorch's caching allocator stops polling its
  * events during a capture for this reason; extensions that poll their own

@@ -6,7 +6,11 @@
  * into the capture) and does some work — but the capturing stream never
  * waits for the side stream again before cudaStreamEndCapture.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW — in each mode.
+ * What the program sees (H200, CUDA 13.0): every call inside the capture
+ * succeeds; in all three modes cudaStreamEndCapture returns
+ * cudaErrorStreamCaptureUnjoined ("capturing stream has unjoined work") and no
+ * graph, and cudaGetLastError keeps cudaErrorStreamCaptureUnjoined. Joined
+ * back, the graph is made and replays.
  *
  * What a PyTorch user sees: the end of torch.cuda.graph raises
  * "CUDA error: capturing stream has unjoined work" when a side stream used

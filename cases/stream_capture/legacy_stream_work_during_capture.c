@@ -5,7 +5,11 @@
  * argument — cudaMemsetAsync(p, 0, n) or a kernel launched <<<grid, block>>>
  * without a stream — so it goes to stream 0 instead of the capturing stream.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW — in each mode.
+ * What the program sees (H200, CUDA 13.0): in every mode the
+ * cudaMemsetAsync on stream 0 returns cudaErrorStreamCaptureImplicit, and
+ * cudaStreamEndCapture returns cudaErrorStreamCaptureInvalidated with no
+ * graph (cudaGetLastError keeps it). On the capturing stream the same call
+ * is captured and replays.
  *
  * What a PyTorch user sees: work a library sends to the default stream
  * during capture raises "operation would make the legacy stream depend on a

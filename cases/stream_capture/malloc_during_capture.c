@@ -5,7 +5,11 @@
  * library that allocates lazily on first use, a custom allocator that grows
  * its pool — while the calling thread captures.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW — in each mode.
+ * What the program sees (H200, CUDA 13.0): in the global and thread-local
+ * modes cudaMalloc returns cudaErrorStreamCaptureUnsupported and invalidates
+ * the capture (cudaStreamEndCapture: cudaErrorStreamCaptureInvalidated, no
+ * graph; cudaGetLastError keeps it); in relaxed mode cudaMalloc and cudaFree
+ * succeed and the graph is made and replays.
  *
  * What a PyTorch user sees: usually nothing: PyTorch's caching allocator
  * serves allocations during torch.cuda.graph from a private memory pool.

@@ -6,8 +6,13 @@
  * watchdog, a second model being served — and the capture uses the default
  * global mode.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW — in each mode;
- * the other thread's last error is its own.
+ * What the program sees (H200, CUDA 13.0): in global mode the other
+ * thread's cudaMalloc returns cudaErrorStreamCaptureUnsupported (and its own
+ * cudaGetLastError holds it), and that refusal invalidates the capturing
+ * thread's capture: cudaStreamEndCapture returns
+ * cudaErrorStreamCaptureInvalidated and no graph, and the capturing thread's
+ * cudaGetLastError holds cudaErrorStreamCaptureInvalidated. In thread-local
+ * and relaxed mode the allocation succeeds and the graph replays.
  *
  * What a PyTorch user sees: torch.cuda.graph captures with
  * capture_error_mode="global" by default, and a cudaMalloc in any other

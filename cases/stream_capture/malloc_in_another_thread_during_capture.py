@@ -24,9 +24,9 @@ def capture(mode):
         worker = threading.Thread(target=allocate)
         worker.start()
         worker.join(60)
+        if failures:
+            raise failures[0]  # the other thread's error, inside the capture
     graph.replay()
-    if failures:
-        raise failures[0]
     return y
 
 

@@ -25,13 +25,36 @@
  */
 #include "capture.h"
 #include <stdlib.h>
+#include <string.h>
 
-static void *host;
+static unsigned char *host;
 
 static void copy(cudaStream_t stream, const char *mode)
 {
     ATLAS_CUDA(capture_step(mode, "copy"),
                cudaMemcpyAsync(capture_device_buffer, host, CAPTURE_BYTES, cudaMemcpyHostToDevice, stream));
+}
+
+/* A graph's copy node is meant to copy what the buffer holds at each
+ * replay: change the host data after the capture, before the replay... */
+static void change_host_data(cudaStream_t stream, const char *mode)
+{
+    (void)stream;
+    memset(host, mode[0], CAPTURE_BYTES);
+    cudaMemset(capture_device_buffer, 0, CAPTURE_BYTES); /* so that only the replay can put it there */
+    cudaDeviceSynchronize();
+}
+
+/* ...and see whether the replay copied the new data. */
+static void check_copied(cudaStream_t stream, const char *mode)
+{
+    (void)stream;
+    unsigned char first = 0, last = 0;
+    cudaMemcpy(&first, capture_device_buffer, 1, cudaMemcpyDeviceToHost);
+    cudaMemcpy(&last, (unsigned char *)capture_device_buffer + CAPTURE_BYTES - 1, 1, cudaMemcpyDeviceToHost);
+    atlas_check(capture_step(mode, "copied_current_data"), first == (unsigned char)mode[0] && last == first,
+                "after the replay the device holds %u..%u; the host buffer held %u when it was replayed", first, last,
+                (unsigned char)mode[0]);
 }
 
 static void capture_copies_from(bool pinned)
@@ -40,9 +63,10 @@ static void capture_copies_from(bool pinned)
         return;
     void *pageable = calloc(1, CAPTURE_BYTES);
     host = pinned ? capture_pinned_buffer : pageable;
+    capture_after_replay = check_copied;
     cudaStream_t stream;
     if (pageable && ATLAS_CUDA("stream", cudaStreamCreate(&stream))) {
-        capture_every_mode_on(stream, copy, NULL);
+        capture_every_mode_on(stream, copy, change_host_data);
         cudaStreamDestroy(stream);
     }
     free(pageable);

@@ -5,7 +5,11 @@
  * allocator that checks whether a block is still in use, an "is it done
  * yet?" before reusing a buffer) while it is capturing.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW
+ * What the program sees (H200, CUDA 13.0): cudaStreamQuery returns
+ * cudaErrorStreamCaptureUnsupported in all three modes, relaxed included,
+ * and invalidates the capture: cudaStreamEndCapture returns
+ * cudaErrorStreamCaptureInvalidated with no graph, and cudaGetLastError
+ * keeps it.
  *
  * What a PyTorch user sees: torch.cuda.current_stream().query() inside
  * torch.cuda.graph raises (the mirror records the message).

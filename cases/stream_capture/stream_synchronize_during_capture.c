@@ -6,7 +6,13 @@
  * Captured work does not run until the graph is launched, so there is
  * nothing to wait for.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW
+ * What the program sees (H200, CUDA 13.0): cudaStreamSynchronize returns
+ * cudaErrorStreamCaptureUnsupported ("operation not permitted when stream is
+ * capturing") in all three modes; the capture is invalidated
+ * (cudaStreamIsCapturing: 2), cudaStreamEndCapture returns
+ * cudaErrorStreamCaptureInvalidated and no graph, and cudaGetLastError keeps
+ * cudaErrorStreamCaptureInvalidated. The context stays usable (the probe
+ * succeeds).
  *
  * What a PyTorch user sees: `.item()` (or any host sync) inside
  * torch.cuda.graph raises
