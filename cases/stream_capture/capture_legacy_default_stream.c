@@ -8,8 +8,10 @@
  * error also stays in the last-error slot for the next cudaGetLastError.
  * Nothing else is affected.
  *
- * What a PyTorch user sees: torch.cuda.graph on the default stream is
- * refused by PyTorch itself (the mirror records the message).
+ * What a PyTorch user sees: PyTorch refuses before asking CUDA:
+ *   RuntimeError: CUDA graphs must be captured on a non-default stream.
+ *   (However, after capture, it's ok to replay them on the default stream.)
+ * (PyTorch 2.11, recorded by the mirror).
  *
  * Why: the legacy stream synchronizes implicitly with all blocking streams
  * of the context, so what it depends on cannot be captured: the runtime

@@ -13,8 +13,14 @@
  * cudaErrorStreamCaptureInvalidated. The context stays usable.
  *
  * What a PyTorch user sees: torch.cuda.synchronize() inside
- * torch.cuda.graph raises "operation not permitted when stream is capturing"
- * (the mirror records the message).
+ * torch.cuda.graph raises
+ *   torch.AcceleratorError: CUDA error: operation not permitted when stream
+ *   is capturing
+ * and, raised by the end of the `with` block while handling it, the error
+ * the user reads last:
+ *   torch.AcceleratorError: CUDA error: operation failed due to a previous
+ *   error during capture
+ * (PyTorch 2.11, recorded by the mirror with the chained first error).
  *
  * Why: a device-wide synchronize waits on every stream, the capturing one
  * included, which is illegal; the relaxed mode only permits "potentially

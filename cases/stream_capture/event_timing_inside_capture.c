@@ -6,7 +6,13 @@
  * cudaEventElapsedTime — wrapped around the region being captured, so both
  * records become part of the capture.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW — in each mode.
+ * What the program sees (H200, CUDA 13.0): the two cudaEventRecord calls
+ * succeed inside the capture in every mode and the graph is made; after
+ * cudaStreamEndCapture, cudaEventSynchronize(stop) and cudaEventElapsedTime
+ * return cudaErrorInvalidValue — not cudaErrorCapturedEvent — in all three
+ * modes, and the error stays in the last-error slot until the next
+ * cudaGetLastError. Recorded after the capture, the same events time the
+ * work.
  *
  * What a PyTorch user sees: torch.cuda.Event(enable_timing=True).record()
  * inside torch.cuda.graph followed by elapsed_time() after it (not

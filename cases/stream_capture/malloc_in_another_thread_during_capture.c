@@ -15,10 +15,16 @@
  * and relaxed mode the allocation succeeds and the graph replays.
  *
  * What a PyTorch user sees: torch.cuda.graph captures with
- * capture_error_mode="global" by default, and a cudaMalloc in any other
- * thread fails with "operation not permitted when stream is capturing";
- * capture_error_mode="thread_local" is the documented remedy (not recorded
- * through PyTorch yet).
+ * capture_error_mode="global" by default; a new, large tensor made by
+ * another thread meanwhile (a cudaMalloc) fails with
+ *   torch.AcceleratorError: CUDA error: operation not permitted when stream
+ *   is capturing
+ * and, raised by the end of the `with` block while handling it, the error
+ * the user reads last:
+ *   torch.AcceleratorError: CUDA error: operation failed due to a previous
+ *   error during capture
+ * (PyTorch 2.11, recorded by the mirror with the chained first error).
+ * With capture_error_mode="thread_local" the same program runs.
  *
  * Why: in global mode a capture forbids "potentially unsafe" calls in every
  * thread of the process, because they might synchronize with the captured
@@ -29,8 +35,9 @@
  * must carry on (and keep their work off the capturing stream), or allocate
  * before the capture (the fixed variant allocates after it).
  *
- * References: ggml-org/llama.cpp#11804 (CUDA errors with multi-threaded use
- * while graphs are captured); CUDA Runtime API, cudaStreamBeginCapture and
+ * References: pytorch/pytorch#175425 (a worker thread's pinned allocation
+ * breaking the main thread's capture with "operation failed due to a
+ * previous error"; the fix is "thread_local"); ggml-org/llama.cpp#11804; CUDA Runtime API, cudaStreamBeginCapture and
  * cudaThreadExchangeStreamCaptureMode
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__STREAM.html).
  */

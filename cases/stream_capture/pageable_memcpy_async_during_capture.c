@@ -5,22 +5,34 @@
  * host buffer comes from malloc / new / a NumPy array instead of
  * cudaMallocHost (pinned) memory.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW — in each mode.
+ * What the program sees (H200, driver 580, CUDA 13.0): no error. In every
+ * mode the copy from malloc'd memory is captured, the graph is made, and each
+ * replay copies what the host buffer holds at replay time (the check
+ * copied_current_data), exactly like the pinned copy. The refusal users
+ * report comes from the frameworks, not from CUDA here.
  *
- * What a PyTorch user sees: `gpu.copy_(cpu_tensor, non_blocking=True)`
- * inside torch.cuda.graph with a tensor that is not pinned (not recorded
- * through PyTorch yet).
+ * What a PyTorch user sees: PyTorch refuses it itself, before CUDA is
+ * asked:
+ *   RuntimeError: Cannot copy between CPU and CUDA tensors during CUDA graph
+ *   capture unless the CPU tensor is pinned. Please use tensor.pin_memory()
+ *   or allocate the tensor with pin_memory=True.
+ * (recorded by the mirror with PyTorch 2.11; with a pinned tensor the
+ * replayed copy brings the CPU tensor's current data).
  *
- * Why: a copy from pageable memory is staged by the driver through a pinned
- * buffer synchronously at the call; a graph must be able to replay the copy
- * later on its own, so the runtime refuses to capture it (outside a capture
- * the same call merely runs synchronously).
+ * Why: the driver accepts the copy into the graph; the danger is lifetime,
+ * not capture. The graph keeps the host address, and nothing keeps a
+ * malloc'd (or garbage-collected) buffer alive until the replays: freed,
+ * the replay copies whatever is there. PyTorch added its check for that
+ * reason (pytorch/pytorch#172156: "It may be safe from cudagraphs
+ * perspective, however, nothing keeps this memory alive").
  *
  * The fix: pinned host memory (cudaMallocHost / cudaHostRegister;
- * tensor.pin_memory()) for every host buffer a graph copies from or to.
+ * tensor.pin_memory()) for every host buffer a graph copies from or to,
+ * owned as long as the graph is replayed.
  *
- * References: NVIDIA/cuopt#1753 ("avoid uncapturable RMM copies inside
- * routing CUDA graph captures"); CUDA Runtime API, cudaMemcpyAsync
+ * References: pytorch/pytorch#172156 (the check and why) and
+ * flagos-ai/FlagGems#4472 (a user meeting PyTorch's message); CUDA Runtime
+ * API, cudaMemcpyAsync
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__MEMORY.html).
  */
 #include "capture.h"

@@ -12,7 +12,14 @@
  * keeps it.
  *
  * What a PyTorch user sees: torch.cuda.current_stream().query() inside
- * torch.cuda.graph raises (the mirror records the message).
+ * torch.cuda.graph raises
+ *   torch.AcceleratorError: CUDA error: operation not permitted when stream
+ *   is capturing
+ * and, raised by the end of the `with` block while handling it, the error
+ * the user reads last:
+ *   torch.AcceleratorError: CUDA error: operation failed due to a previous
+ *   error during capture
+ * (PyTorch 2.11, recorded by the mirror with the chained first error).
  *
  * Why: a capturing stream executes nothing, so "has it finished?" has no
  * answer; the query is refused and the capture invalidated.

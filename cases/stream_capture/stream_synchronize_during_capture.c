@@ -14,10 +14,14 @@
  * cudaErrorStreamCaptureInvalidated. The context stays usable (the probe
  * succeeds).
  *
- * What a PyTorch user sees: `.item()` (or any host sync) inside
- * torch.cuda.graph raises
- *   RuntimeError: CUDA error: operation not permitted when stream is capturing
- * (the mirror records the full message).
+ * What a PyTorch user sees: `.item()` inside torch.cuda.graph raises
+ *   torch.AcceleratorError: CUDA error: operation not permitted when stream
+ *   is capturing
+ * and, raised by the end of the `with` block while handling it, the error
+ * the user reads last:
+ *   torch.AcceleratorError: CUDA error: operation failed due to a previous
+ *   error during capture
+ * (PyTorch 2.11, recorded by the mirror with the chained first error).
  *
  * Why: synchronizing a capturing stream is never legal, in any capture
  * mode; the call fails and the capture is invalidated, so the end of the
