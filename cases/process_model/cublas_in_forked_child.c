@@ -15,18 +15,19 @@
  * cuBLAS is reached (the mirror records it).
  *
  * Why: the child inherits a copy of the parent's memory, including the
- * runtime's belief that CUDA is initialised, but not a usable context;
- * cuBLAS needs one to create its handle. A fresh handle does not help.
+ * runtime's belief that CUDA is initialised, but not a usable context; cuBLAS
+ * needs one to create its handle. A fresh handle does not help.
  *
  * The fix: fork before any CUDA or cuBLAS call (the fixed variant), or start
  * workers with spawn / fork+exec and create the handle in each worker.
  *
- * References: BBC-Esq/VectorDB-Plugin#112 (the start method as the fix);
- * the CUDA C++ guideline CUDA-1.6, "A call to fork must be immediately followed to a call to exec"
+ * References: BBC-Esq/VectorDB-Plugin#112 (the start method as the fix); the
+ * CUDA C++ guideline CUDA-1.6, "A call to fork must be immediately followed
+ * to a call to exec"
  * (https://doc.qt.io/axivion/reference/analysis_configuration/CUDA-1.6.html):
  * "Any use of CUDA after a call to fork and before a subsequent call to exec
- * has undefined behavior";
- * cuBLAS documentation, cublasCreate (https://docs.nvidia.com/cuda/cublas/#cublascreate).
+ * has undefined behavior"; cuBLAS documentation, cublasCreate
+ * (https://docs.nvidia.com/cuda/cublas/#cublascreate).
  */
 #include "atlas_cublas.h"
 #include "child.h"

@@ -3,8 +3,8 @@
  *
  * The mistake: os.environ["CUDA_VISIBLE_DEVICES"] = "..." (setenv in C) in
  * the middle of a program — after an import that already touched the GPU,
- * after torch.cuda.is_available() — to choose or hide GPUs. Here the
- * program hides every GPU (an empty list) to run a CPU-only phase.
+ * after torch.cuda.is_available() — to choose or hide GPUs. Here the program
+ * hides every GPU (an empty list) to run a CPU-only phase.
  *
  * What the program sees (H200, CUDA 13.0): set after cudaFree(0), the empty
  * list changes nothing — cudaGetDeviceCount still says 1 and cudaMalloc still
@@ -22,12 +22,12 @@
  * later changes to the environment are never consulted.
  *
  * The fix: set it before the first CUDA call — in the shell or launcher
- * (CUDA_VISIBLE_DEVICES=1 python train.py), or at the very top of the
- * program before importing anything that may initialise CUDA — or choose
- * devices with cudaSetDevice / torch.cuda.set_device instead.
+ * (CUDA_VISIBLE_DEVICES=1 python train.py), or at the very top of the program
+ * before importing anything that may initialise CUDA — or choose devices with
+ * cudaSetDevice / torch.cuda.set_device instead.
  *
- * References: pytorch/pytorch#9158 ("setting CUDA_VISIBLE_DEVICES just has
- * no effect") and #23544; CUDA C++ Programming Guide, "CUDA Environment
+ * References: pytorch/pytorch#9158 ("setting CUDA_VISIBLE_DEVICES just has no
+ * effect") and #23544; CUDA C++ Programming Guide, "CUDA Environment
  * Variables"
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#cuda-environment-variables).
  */

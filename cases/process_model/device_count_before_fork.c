@@ -12,22 +12,22 @@
  * initialisation (fork_after_cuda_init). Counting after the fork, the child
  * allocates normally.
  *
- * What a PyTorch user sees: nothing: with PyTorch 2.11 the mirror's
- * worker, forked after torch.cuda.device_count(), makes its CUDA tensor —
- * PyTorch counts without initialising CUDA since pytorch/pytorch#83973.
- * Paths that do call the runtime first still break the worker
- * (pytorch/pytorch#190708: "CUDA error: initialization error").
+ * What a PyTorch user sees: nothing: with PyTorch 2.11 the mirror's worker,
+ * forked after torch.cuda.device_count(), makes its CUDA tensor — PyTorch
+ * counts without initialising CUDA since pytorch/pytorch#83973. Paths that do
+ * call the runtime first still break the worker (pytorch/pytorch#190708:
+ * "CUDA error: initialization error").
  *
  * Why: cudaGetDeviceCount initialises the driver (cuInit) without creating a
  * context, and that state does not survive fork() either — the guideline
  * below uses exactly this, a device count before fork(), as its bad example.
  *
- * The fix: count with NVML (nvmlDeviceGetCount) or from
- * CUDA_VISIBLE_DEVICES before forking, or count in the children, or spawn.
+ * The fix: count with NVML (nvmlDeviceGetCount) or from CUDA_VISIBLE_DEVICES
+ * before forking, or count in the children, or spawn.
  *
  * References: pytorch/pytorch#83973 ("Implement torch.cuda.device_count
- * without poison") and #15734; the CUDA C++ guideline
- * CUDA-1.6, "A call to fork must be immediately followed to a call to exec"
+ * without poison") and #15734; the CUDA C++ guideline CUDA-1.6, "A call to
+ * fork must be immediately followed to a call to exec"
  * (https://doc.qt.io/axivion/reference/analysis_configuration/CUDA-1.6.html):
  * "Any use of CUDA after a call to fork and before a subsequent call to exec
  * has undefined behavior".

@@ -3,9 +3,9 @@
  *
  * The mistake: initialise CUDA (any call that creates the context: a
  * cudaMalloc, a cudaFree(0), a tensor on the GPU), then fork() workers that
- * use the GPU — Python's multiprocessing with its default "fork" start
- * method on Linux, DataLoader workers, a Celery/Gunicorn pre-fork server
- * that loaded a model before forking.
+ * use the GPU — Python's multiprocessing with its default "fork" start method
+ * on Linux, DataLoader workers, a Celery/Gunicorn pre-fork server that loaded
+ * a model before forking.
  *
  * What the program sees (H200, CUDA 13.0): the child's first call,
  * cudaMalloc, returns cudaErrorInitializationError ("initialization error");
@@ -19,18 +19,18 @@
  * (PyTorch notices it was initialised before the fork and refuses before
  * calling CUDA at all; the mirror records the message).
  *
- * Why: a CUDA context belongs to the process that created it; "CUDA does
- * not duplicate any of its internal data structures or threads to other
- * processes upon a call to fork" (the guideline below), and the runtime in
- * the child still believes it is initialised.
+ * Why: a CUDA context belongs to the process that created it; "CUDA does not
+ * duplicate any of its internal data structures or threads to other processes
+ * upon a call to fork" (the guideline below), and the runtime in the child
+ * still believes it is initialised.
  *
  * The fix: fork before the first CUDA call (the fixed variant), or start the
  * workers with fork+exec — Python's "spawn" or "forkserver" (see
  * forked_child_without_exec) — and let each create its own context.
  *
  * References: IDEA-Research/GroundingDINO#276 and pytorch/pytorch#15734
- * (users hitting it); the CUDA C++ guideline
- * CUDA-1.6, "A call to fork must be immediately followed to a call to exec"
+ * (users hitting it); the CUDA C++ guideline CUDA-1.6, "A call to fork must
+ * be immediately followed to a call to exec"
  * (https://doc.qt.io/axivion/reference/analysis_configuration/CUDA-1.6.html):
  * "Any use of CUDA after a call to fork and before a subsequent call to exec
  * has undefined behavior".

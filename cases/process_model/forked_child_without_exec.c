@@ -1,9 +1,9 @@
 /* forked_child_without_exec — after CUDA is initialised, a worker is
  * started with a bare fork() instead of fork+exec ("spawn").
  *
- * The mistake: the parent has to use the GPU before it starts its workers
- * (it loaded the model, it checked the GPU works), and starts them with
- * fork() alone — Python's default start method on Linux before 3.14.
+ * The mistake: the parent has to use the GPU before it starts its workers (it
+ * loaded the model, it checked the GPU works), and starts them with fork()
+ * alone — Python's default start method on Linux before 3.14.
  *
  * What the program sees (H200, CUDA 13.0): the forked child's cudaMalloc
  * returns cudaErrorInitializationError; the child that exec'd this program
@@ -16,17 +16,18 @@
  * "spawn" the same worker runs (the mirror records both).
  *
  * Why: exec replaces the child's memory with a fresh program, so the child
- * starts with no inherited CUDA state and initialises its own context, as
- * any new process does. A bare fork keeps a copy of the parent's runtime
- * state, which refers to a context the child does not have.
+ * starts with no inherited CUDA state and initialises its own context, as any
+ * new process does. A bare fork keeps a copy of the parent's runtime state,
+ * which refers to a context the child does not have.
  *
  * The fix: exec in the child (the fixed variant re-executes this program;
  * Python: multiprocessing.set_start_method("spawn") or "forkserver", or
  * torch.multiprocessing.spawn).
  *
  * References: facebookresearch/pycls#183 and IDEA-CCNL/Fengshenbang-LM#259
- * (users asking where to put set_start_method('spawn')); the CUDA C++ guideline
- * CUDA-1.6, "A call to fork must be immediately followed to a call to exec"
+ * (users asking where to put set_start_method('spawn')); the CUDA C++
+ * guideline CUDA-1.6, "A call to fork must be immediately followed to a call
+ * to exec"
  * (https://doc.qt.io/axivion/reference/analysis_configuration/CUDA-1.6.html):
  * "Any use of CUDA after a call to fork and before a subsequent call to exec
  * has undefined behavior".

@@ -9,10 +9,10 @@
  * two GPUs (the lead's two-GPU run records it). On one GPU the case is
  * skipped ("needs 2 GPUs").
  *
- * What a PyTorch user sees: tensors created in the thread with
- * device="cuda" land on cuda:0, which fills up or is another job's GPU; a
- * later operation mixing them with cuda:1 tensors raises "Expected all
- * tensors to be on the same device".
+ * What a PyTorch user sees: tensors created in the thread with device="cuda"
+ * land on cuda:0, which fills up or is another job's GPU; a later operation
+ * mixing them with cuda:1 tensors raises "Expected all tensors to be on the
+ * same device".
  *
  * Why: the current device is per host thread, and a new thread starts on
  * device 0, whatever other threads chose.

@@ -14,24 +14,28 @@
  * The context stays usable. With cudaMemcpyAsync on the capturing stream the
  * graph is made and replays.
  *
- * What a PyTorch user sees: a blocking copy inside torch.cuda.graph —
- * `tensor.cpu()`, `.tolist()`, a device-to-host `.to("cpu")` — raises
- * "operation not permitted when stream is capturing" (see the mirror of
- * stream_synchronize_during_capture: .item() is such a copy).
+ * What a PyTorch user sees: PyTorch's copies go to the current stream, the
+ * capturing one, and then wait for it: `.item()` inside torch.cuda.graph
+ * fails with "operation not permitted when stream is capturing" (chained
+ * under "operation failed due to a previous error during capture"; see the
+ * mirror of stream_synchronize_during_capture) — a
+ * cudaErrorStreamCaptureUnsupported, not the cudaErrorStreamCaptureImplicit
+ * of cudaMemcpy here.
  *
- * Why: the legacy default stream synchronizes implicitly with every
- * blocking stream, the capturing one included, and the copy waits for it:
- * it would make uncaptured work depend on captured work.
+ * Why: the legacy default stream synchronizes implicitly with every blocking
+ * stream, the capturing one included, and the copy waits for it: it would
+ * make uncaptured work depend on captured work.
  *
  * The fix: cudaMemcpyAsync on the capturing stream (the fixed variant), from
  * pinned memory, so the copy becomes a node of the graph and runs at each
  * replay.
  *
  * References: aws/aws-ofi-nccl#1342 (cuMemcpy on the legacy stream failing
- * inside a capture, fixed with an async copy); CUDA Programming Guide,
- * "Cross-stream Dependencies and Events" and "Prohibited and Unhandled
- * Operations"
- * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#prohibited-and-unhandled-operations).
+ * inside a capture, fixed with an async copy) and NVIDIA/warp#653 (error 906
+ * from a host copy inside a capture); CUDA Runtime API, cudaStreamIsCapturing
+ * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__STREAM.html):
+ * "When a blocking stream is capturing, the legacy stream is in an unusable
+ * state until the blocking stream capture is terminated."
  */
 #include "capture.h"
 

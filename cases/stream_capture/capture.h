@@ -7,7 +7,8 @@
  *   <mode>_memset        the captured work: cudaMemsetAsync on the stream
  *   during(stream, mode) the case's call inside the capture
  *   <mode>_is_capturing  cudaStreamIsCapturing (the status is the quantity
- *                        <mode>_capture_status: 0 none, 1 active, 2 invalidated)
+ *                        <mode>_capture_status: 0 none, 1 active,
+ *                        2 invalidated)
  *   <mode>_end           cudaStreamEndCapture
  *   <mode>_graph         a check: did cudaStreamEndCapture return a graph?
  *   <mode>_last_error    cudaGetLastError: what the capture left behind

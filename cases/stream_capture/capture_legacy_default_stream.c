@@ -4,18 +4,18 @@
  * cudaStreamLegacy — because that is where the program's work already goes.
  *
  * What the program sees (H200, CUDA 13.0): cudaStreamBeginCapture(0, mode)
- * returns cudaErrorStreamCaptureUnsupported in all three modes, and the
- * error also stays in the last-error slot for the next cudaGetLastError.
- * Nothing else is affected.
+ * returns cudaErrorStreamCaptureUnsupported in all three modes, and the error
+ * also stays in the last-error slot for the next cudaGetLastError. Nothing
+ * else is affected.
  *
  * What a PyTorch user sees: PyTorch refuses before asking CUDA:
  *   RuntimeError: CUDA graphs must be captured on a non-default stream.
  *   (However, after capture, it's ok to replay them on the default stream.)
  * (PyTorch 2.11, recorded by the mirror).
  *
- * Why: the legacy stream synchronizes implicitly with all blocking streams
- * of the context, so what it depends on cannot be captured: the runtime
- * does not capture it at all.
+ * Why: the legacy stream synchronizes implicitly with all blocking streams of
+ * the context, so what it depends on cannot be captured: the runtime does not
+ * capture it at all.
  *
  * The fix: capture a stream you created (the fixed variant), and queue the
  * work there; or use cudaStreamPerThread.

@@ -12,15 +12,15 @@
  * graph (cudaGetLastError keeps it). With cublasSetStream the gemm is
  * captured and the graph replays.
  *
- * What a PyTorch user sees: nothing: PyTorch sets the stream of its cuBLAS
- * handle to the current stream before every call, so torch.matmul inside
- * torch.cuda.graph is captured. Extensions that keep their own handle meet
- * this case.
+ * What a PyTorch user sees: not this error: torch.matmul runs on PyTorch's
+ * current stream, which inside torch.cuda.graph is the capturing one (not
+ * recorded through PyTorch). Extensions that keep their own cuBLAS handle
+ * meet this case.
  *
  * Why: cuBLAS launches its kernels on the handle's stream. On the legacy
  * stream they are not captured, and the legacy stream's implicit
- * synchronization with the capturing stream is not allowed during a
- * capture (see legacy_stream_work_during_capture).
+ * synchronization with the capturing stream is not allowed during a capture
+ * (see legacy_stream_work_during_capture).
  *
  * The fix: cublasSetStream(handle, stream) before capturing (the fixed
  * variant sets it inside the capture, before the gemm).

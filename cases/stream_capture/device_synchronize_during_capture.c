@@ -2,8 +2,8 @@
  * is being captured.
  *
  * The mistake: a "wait for everything" — cudaDeviceSynchronize,
- * torch.cuda.synchronize() — inside a captured region, often in a helper
- * that does not know a capture is under way (timing code, a debug check,
+ * torch.cuda.synchronize() — inside a captured region, often in a helper that
+ * does not know a capture is under way (timing code, a debug check,
  * preprocessing on another path).
  *
  * What the program sees (H200, CUDA 13.0): cudaDeviceSynchronize returns
@@ -12,12 +12,12 @@
  * cudaErrorStreamCaptureInvalidated and no graph, and cudaGetLastError keeps
  * cudaErrorStreamCaptureInvalidated. The context stays usable.
  *
- * What a PyTorch user sees: torch.cuda.synchronize() inside
- * torch.cuda.graph raises
+ * What a PyTorch user sees: torch.cuda.synchronize() inside torch.cuda.graph
+ * raises
  *   torch.AcceleratorError: CUDA error: operation not permitted when stream
  *   is capturing
- * and, raised by the end of the `with` block while handling it, the error
- * the user reads last:
+ * and, raised by the end of the `with` block while handling it, the error the
+ * user reads last:
  *   torch.AcceleratorError: CUDA error: operation failed due to a previous
  *   error during capture
  * (PyTorch 2.11, recorded by the mirror with the chained first error).

@@ -1,9 +1,9 @@
 /* end_capture_from_another_thread — cudaStreamEndCapture called by a thread
  * other than the one that began the capture.
  *
- * The mistake: beginning a capture in one thread and ending it in another —
- * a task system that resumes a coroutine or a callback on a different
- * worker thread, a "capture scope" object destroyed elsewhere.
+ * The mistake: beginning a capture in one thread and ending it in another — a
+ * task system that resumes a coroutine or a callback on a different worker
+ * thread, a "capture scope" object destroyed elsewhere.
  *
  * What the program sees (H200, CUDA 13.0): in the global and thread-local
  * modes the other thread's cudaStreamEndCapture returns
@@ -18,17 +18,21 @@
  * ends in the same `with` block); seen through frameworks that capture in
  * worker threads.
  *
- * Why: in the global and thread-local modes a capture belongs to the
- * thread that began it (the thread's capture-mode bookkeeping); the error
- * for ending it elsewhere is cudaErrorStreamCaptureWrongThread. The
- * relaxed mode does not track the thread.
+ * Why: the documentation says only that without cudaStreamCaptureModeRelaxed
+ * "this call must be from the same thread as cudaStreamBeginCapture" and
+ * lists cudaErrorStreamCaptureWrongThread; what the refused call does to the
+ * capture is what the recording shows: it ends it. The capturing thread's
+ * cudaErrorIllegalState is not among cudaStreamEndCapture's documented codes.
  *
  * The fix: end the capture in the thread that began it (the fixed variant),
  * or begin it in relaxed mode when it must cross threads.
  *
- * References: NVIDIA/cuda-python#458 (the capture error codes, 900–908,
- * and their messages); CUDA Runtime API, cudaStreamEndCapture
- * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__STREAM.html).
+ * References: NVIDIA/cuda-python#458 (the capture error codes, 900–908, and
+ * their messages); CUDA Runtime API, cudaStreamEndCapture
+ * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__STREAM.html):
+ * "If the mode argument to cudaStreamBeginCapture was not
+ * cudaStreamCaptureModeRelaxed, this call must be from the same thread as
+ * cudaStreamBeginCapture."
  */
 #include "capture.h"
 #include <pthread.h>

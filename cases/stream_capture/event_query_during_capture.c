@@ -11,25 +11,28 @@
  * cudaErrorStreamCaptureInvalidated, no graph); in relaxed mode the query
  * succeeds and the graph is made and replays.
  *
- * What a PyTorch user sees: PyTorch's caching allocator stops polling its
- * events during a capture for this reason; extensions that poll their own
- * events fail with "operation not permitted when stream is capturing" (not
- * recorded through PyTorch yet).
+ * What a PyTorch user sees: pin_memory() inside torch.cuda.graph used to fail
+ * this way, because PyTorch's pinned-memory allocator polls events to reuse
+ * blocks (pytorch/pytorch#146924: "cudaEventQuery() is not allowed during
+ * stream capture unless we set the thread to relaxed capture mode"); not
+ * recorded through PyTorch here.
  *
- * Why: cudaEventQuery is one of the "potentially unsafe" calls the global
- * and thread-local modes forbid in the capturing thread; relaxed permits
- * it, except on an event last recorded inside a capture
- * (cudaErrorCapturedEvent).
+ * Why: cudaEventQuery is one of the "potentially unsafe" calls the global and
+ * thread-local modes forbid in the capturing thread; relaxed permits it,
+ * except on an event last recorded inside a capture (cudaErrorCapturedEvent).
  *
- * The fix: poll before or after the capture (the fixed variant queries
- * after it), or let the capturing thread exchange its mode to relaxed
- * around the poll (cudaThreadExchangeStreamCaptureMode).
+ * The fix: poll before or after the capture (the fixed variant queries after
+ * it), or let the capturing thread exchange its mode to relaxed around the
+ * poll (cudaThreadExchangeStreamCaptureMode).
  *
- * References: ggml-org/llama.cpp#11804 (the capture modes quoted for a
- * multi-threaded failure; "attempting cudaEventQuery on an event that was
- * last recorded inside a capture sequence"); CUDA Runtime API,
+ * References: pytorch/pytorch#146924 (above); ggml-org/llama.cpp#11804 (the
+ * capture modes quoted for a multi-threaded failure); CUDA Runtime API,
  * cudaThreadExchangeStreamCaptureMode
- * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__STREAM.html).
+ * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__STREAM.html):
+ * in relaxed mode "the thread is still prohibited from API calls which
+ * necessarily conflict with stream capture, for example, attempting
+ * cudaEventQuery on an event that was last recorded inside a capture
+ * sequence."
  */
 #include "capture.h"
 

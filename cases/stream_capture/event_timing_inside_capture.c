@@ -2,9 +2,9 @@
  * inside the capture, then waiting on them after it.
  *
  * The mistake: the usual timing idiom — cudaEventRecord(start, s), the work,
- * cudaEventRecord(stop, s), cudaEventSynchronize(stop),
- * cudaEventElapsedTime — wrapped around the region being captured, so both
- * records become part of the capture.
+ * cudaEventRecord(stop, s), cudaEventSynchronize(stop), cudaEventElapsedTime
+ * — wrapped around the region being captured, so both records become part of
+ * the capture.
  *
  * What the program sees (H200, CUDA 13.0): the two cudaEventRecord calls
  * succeed inside the capture in every mode and the graph is made; after
@@ -15,16 +15,16 @@
  * work.
  *
  * What a PyTorch user sees: torch.cuda.Event(enable_timing=True).record()
- * inside torch.cuda.graph followed by elapsed_time() after it (not
- * recorded through PyTorch yet).
+ * inside torch.cuda.graph followed by elapsed_time() after it (not recorded
+ * through PyTorch yet).
  *
  * Why: an event recorded in a capturing stream becomes a node of the graph,
  * not a point in time: nothing has run, and the documentation's
  * cudaErrorCapturedEvent is "not permitted on an event which was last
  * recorded in a capturing stream".
  *
- * The fix: record the events around the graph's launch, outside the
- * capture (the fixed variant records them after the capture ends).
+ * The fix: record the events around the graph's launch, outside the capture
+ * (the fixed variant records them after the capture ends).
  *
  * References: ggml-org/llama.cpp#11804 (quoting the restriction on
  * cudaEventQuery of an event last recorded inside a capture); CUDA Runtime

@@ -1,33 +1,35 @@
 /* forked_stream_not_joined — work forked onto a second stream during a
  * capture and never joined back before the capture ends.
  *
- * The mistake: a capture that uses two streams — the capturing stream
- * records an event, a side stream waits on it (which pulls the side stream
- * into the capture) and does some work — but the capturing stream never
- * waits for the side stream again before cudaStreamEndCapture.
+ * The mistake: a capture that uses two streams — the capturing stream records
+ * an event, a side stream waits on it (which pulls the side stream into the
+ * capture) and does some work — but the capturing stream never waits for the
+ * side stream again before cudaStreamEndCapture.
  *
  * What the program sees (H200, CUDA 13.0): every call inside the capture
  * succeeds; in all three modes cudaStreamEndCapture returns
- * cudaErrorStreamCaptureUnjoined ("capturing stream has unjoined work") and no
- * graph, and cudaGetLastError keeps cudaErrorStreamCaptureUnjoined. Joined
+ * cudaErrorStreamCaptureUnjoined ("capturing stream has unjoined work") and
+ * no graph, and cudaGetLastError keeps cudaErrorStreamCaptureUnjoined. Joined
  * back, the graph is made and replays.
  *
- * What a PyTorch user sees: the end of torch.cuda.graph raises
- * "CUDA error: capturing stream has unjoined work" when a side stream used
- * inside the graph is not waited on (deepseek-ai/DeepEP#62).
+ * What a PyTorch user sees: the end of torch.cuda.graph raises "CUDA error:
+ * capturing stream has unjoined work" when a side stream used inside the
+ * graph is not waited on (deepseek-ai/DeepEP#62).
  *
  * Why: every stream that joined a capture must be joined back to the origin
- * stream so the graph has one end; work left dangling on the side stream
- * has nowhere to go.
+ * stream so the graph has one end; work left dangling on the side stream has
+ * nowhere to go.
  *
  * The fix: record an event on the side stream after its work and make the
- * capturing stream wait on it before ending the capture (the fixed
- * variant); PyTorch: torch.cuda.current_stream().wait_stream(side).
+ * capturing stream wait on it before ending the capture (the fixed variant);
+ * PyTorch: torch.cuda.current_stream().wait_stream(side).
  *
  * References: deepseek-ai/DeepEP#62 ("Capture cuda graph failed: CUDA error:
- * capturing stream has unjoined work"); CUDA Programming Guide, "Cross-stream
- * Dependencies and Events"
- * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#cross-stream-dependencies-and-events).
+ * capturing stream has unjoined work"); CUDA Runtime API,
+ * cudaErrorStreamCaptureUnjoined
+ * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html):
+ * "The capture sequence contains a fork that was not joined to the primary
+ * stream."
  */
 #include "capture.h"
 

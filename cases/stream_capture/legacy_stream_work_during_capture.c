@@ -5,27 +5,28 @@
  * argument — cudaMemsetAsync(p, 0, n) or a kernel launched <<<grid, block>>>
  * without a stream — so it goes to stream 0 instead of the capturing stream.
  *
- * What the program sees (H200, CUDA 13.0): in every mode the
- * cudaMemsetAsync on stream 0 returns cudaErrorStreamCaptureImplicit, and
+ * What the program sees (H200, CUDA 13.0): in every mode the cudaMemsetAsync
+ * on stream 0 returns cudaErrorStreamCaptureImplicit, and
  * cudaStreamEndCapture returns cudaErrorStreamCaptureInvalidated with no
- * graph (cudaGetLastError keeps it). On the capturing stream the same call
- * is captured and replays.
+ * graph (cudaGetLastError keeps it). On the capturing stream the same call is
+ * captured and replays.
  *
- * What a PyTorch user sees: work a library sends to the default stream
- * during capture raises "operation would make the legacy stream depend on a
+ * What a PyTorch user sees: work a library sends to the default stream during
+ * capture raises "operation would make the legacy stream depend on a
  * capturing blocking stream" (pytorch/pytorch#15623, from autograd).
  *
- * Why: the legacy stream synchronizes implicitly with every blocking
- * stream; queuing work on it would make it wait for captured work that
- * never runs.
+ * Why: the legacy stream synchronizes implicitly with every blocking stream;
+ * queuing work on it would make it wait for captured work that never runs.
  *
  * The fix: pass the capturing stream to every call (the fixed variant);
  * create capture streams with cudaStreamNonBlocking; build with
  * --default-stream per-thread.
  *
- * References: pytorch/pytorch#15623 (the message above during capture);
- * CUDA Programming Guide, "Prohibited and Unhandled Operations"
- * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#prohibited-and-unhandled-operations).
+ * References: pytorch/pytorch#15623 (the message above during capture); CUDA
+ * Runtime API, cudaStreamIsCapturing
+ * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__STREAM.html):
+ * "When a blocking stream is capturing, the legacy stream is in an unusable
+ * state until the blocking stream capture is terminated."
  */
 #include "capture.h"
 

@@ -14,8 +14,8 @@
  * What a PyTorch user sees: usually nothing: PyTorch's caching allocator
  * serves allocations during torch.cuda.graph from a private memory pool.
  * Extensions and libraries that call cudaMalloc themselves fail with
- * "operation not permitted when stream is capturing"
- * (pytorch/pytorch#198140: symmetric-memory allocation inside a capture).
+ * "operation not permitted when stream is capturing" (pytorch/pytorch#198140:
+ * symmetric-memory allocation inside a capture).
  *
  * Why: cudaMalloc is one of the "potentially unsafe" calls (it may
  * synchronize the device). The global and thread-local modes forbid them in

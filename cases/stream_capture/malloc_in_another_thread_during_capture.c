@@ -1,13 +1,12 @@
 /* malloc_in_another_thread_during_capture — a second thread calls
  * cudaMalloc while the first is capturing.
  *
- * The mistake: one thread captures a graph while another keeps working —
- * a data-loading thread allocating its next batch, a communication
- * watchdog, a second model being served — and the capture uses the default
- * global mode.
+ * The mistake: one thread captures a graph while another keeps working — a
+ * data-loading thread allocating its next batch, a communication watchdog, a
+ * second model being served — and the capture uses the default global mode.
  *
- * What the program sees (H200, CUDA 13.0): in global mode the other
- * thread's cudaMalloc returns cudaErrorStreamCaptureUnsupported (and its own
+ * What the program sees (H200, CUDA 13.0): in global mode the other thread's
+ * cudaMalloc returns cudaErrorStreamCaptureUnsupported (and its own
  * cudaGetLastError holds it), and that refusal invalidates the capturing
  * thread's capture: cudaStreamEndCapture returns
  * cudaErrorStreamCaptureInvalidated and no graph, and the capturing thread's
@@ -15,16 +14,16 @@
  * and relaxed mode the allocation succeeds and the graph replays.
  *
  * What a PyTorch user sees: torch.cuda.graph captures with
- * capture_error_mode="global" by default; a new, large tensor made by
- * another thread meanwhile (a cudaMalloc) fails with
+ * capture_error_mode="global" by default; a new, large tensor made by another
+ * thread meanwhile (a cudaMalloc) fails with
  *   torch.AcceleratorError: CUDA error: operation not permitted when stream
  *   is capturing
- * and, raised by the end of the `with` block while handling it, the error
- * the user reads last:
+ * and, raised by the end of the `with` block while handling it, the error the
+ * user reads last:
  *   torch.AcceleratorError: CUDA error: operation failed due to a previous
  *   error during capture
- * (PyTorch 2.11, recorded by the mirror with the chained first error).
- * With capture_error_mode="thread_local" the same program runs.
+ * (PyTorch 2.11, recorded by the mirror with the chained first error). With
+ * capture_error_mode="thread_local" the same program runs.
  *
  * Why: in global mode a capture forbids "potentially unsafe" calls in every
  * thread of the process, because they might synchronize with the captured
@@ -36,9 +35,9 @@
  * before the capture (the fixed variant allocates after it).
  *
  * References: pytorch/pytorch#175425 (a worker thread's pinned allocation
- * breaking the main thread's capture with "operation failed due to a
- * previous error"; the fix is "thread_local"); ggml-org/llama.cpp#11804; CUDA Runtime API, cudaStreamBeginCapture and
- * cudaThreadExchangeStreamCaptureMode
+ * breaking the main thread's capture with "operation failed due to a previous
+ * error"; the fix is "thread_local"); ggml-org/llama.cpp#11804; CUDA Runtime
+ * API, cudaStreamBeginCapture and cudaThreadExchangeStreamCaptureMode
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__STREAM.html).
  */
 #include "capture.h"

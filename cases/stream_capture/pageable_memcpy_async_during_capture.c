@@ -11,8 +11,7 @@
  * copied_current_data), exactly like the pinned copy. The refusal users
  * report comes from the frameworks, not from CUDA here.
  *
- * What a PyTorch user sees: PyTorch refuses it itself, before CUDA is
- * asked:
+ * What a PyTorch user sees: PyTorch refuses it itself, before CUDA is asked:
  *   RuntimeError: Cannot copy between CPU and CUDA tensors during CUDA graph
  *   capture unless the CPU tensor is pinned. Please use tensor.pin_memory()
  *   or allocate the tensor with pin_memory=True.
@@ -20,15 +19,15 @@
  * replayed copy brings the CPU tensor's current data).
  *
  * Why: the driver accepts the copy into the graph; the danger is lifetime,
- * not capture. The graph keeps the host address, and nothing keeps a
- * malloc'd (or garbage-collected) buffer alive until the replays: freed,
- * the replay copies whatever is there. PyTorch added its check for that
- * reason (pytorch/pytorch#172156: "It may be safe from cudagraphs
- * perspective, however, nothing keeps this memory alive").
+ * not capture. The graph keeps the host address, and nothing keeps a malloc'd
+ * (or garbage-collected) buffer alive until the replays: freed, the replay
+ * copies whatever is there. PyTorch added its check for that reason
+ * (pytorch/pytorch#172156: "It may be safe from cudagraphs perspective,
+ * however, nothing keeps this memory alive").
  *
  * The fix: pinned host memory (cudaMallocHost / cudaHostRegister;
- * tensor.pin_memory()) for every host buffer a graph copies from or to,
- * owned as long as the graph is replayed.
+ * tensor.pin_memory()) for every host buffer a graph copies from or to, owned
+ * as long as the graph is replayed.
  *
  * References: pytorch/pytorch#172156 (the check and why) and
  * flagos-ai/FlagGems#4472 (a user meeting PyTorch's message); CUDA Runtime
