@@ -6,9 +6,14 @@
  * of the array. Here n = 1025 floats in blocks of 1024: 1023 surplus
  * threads write 4092 bytes past the end.
  *
- * What the program sees (H200, CUDA 13.0): filled in from the recorded run.
- * The quantity neighbour_offset_bytes is how far the next cudaMalloc'd
- * buffer starts from the array.
+ * What the program sees (H200, CUDA 13.0): no error at all — launch,
+ * synchronize and copy back return cudaSuccess and the context stays
+ * usable — but 896 of the 1025 floats of the next cudaMalloc'd buffer are
+ * overwritten (the check `neighbour` records result_wrong): cudaMalloc put
+ * it 4608 bytes after the array (the quantity neighbour_offset_bytes), well
+ * within reach. The same in three runs out of three. Under compute-sanitizer
+ * the same run reports 101 errors and the synchronize returns
+ * cudaErrorLaunchFailure.
  *
  * What a PyTorch user sees: nothing from PyTorch's own kernels, which check
  * their bounds; a custom kernel (numba forall, a CUDA extension) with this

@@ -8,7 +8,11 @@
  * past 2^31 the index wraps negative, the bound check `i < n` (n is 64-bit)
  * still passes, and the thread writes up to 8 GiB *before* the array.
  *
- * What the program sees (H200, CUDA 13.0): filled in from the recorded run.
+ * What the program sees (H200, CUDA 13.0): the launch succeeds;
+ * cudaDeviceSynchronize returns cudaErrorIllegalAddress, and so does every
+ * call after it (the copy back, the probe): the context is lost. The same in
+ * three runs out of three. With a long long index the same kernel fills all
+ * 2,148,532,224 floats.
  *
  * What a PyTorch user sees: PyTorch's own kernels switch to 64-bit indexing
  * for large tensors, so the mistake comes from extensions and libraries: a

@@ -8,10 +8,13 @@
  * SMs — whatever the launch's size: 64 KiB a thread is 16.5 GiB on an H200
  * (132 SMs × 2048 threads), even for <<<1, 1>>>.
  *
- * What the program sees (H200, CUDA 13.0, 4 GiB left free): filled in from
- * the recorded run. The quantities local_bytes_per_thread (from
- * cudaFuncGetAttributes) and reservation_bytes (that × resident threads)
- * show the sizes.
+ * What the program sees (H200, CUDA 13.0, 4 GiB left free): the launch of
+ * <<<1, 1>>> is refused with cudaErrorMemoryAllocation ("out of memory"),
+ * read by cudaGetLastError; nothing ran, the synchronize succeeds and the
+ * context stays usable (not sticky). The same in three runs out of three.
+ * local_bytes_per_thread is 65536 (cudaFuncGetAttributes) and
+ * reservation_bytes 17,716,740,096 (× 132 SMs × 2048 threads); the 1 KiB
+ * version needs 276,824,064 and runs.
  *
  * What a PyTorch user sees: "CUDA error: out of memory" from an extension's
  * kernel launch, with memory to spare by torch.cuda.memory_summary() (not

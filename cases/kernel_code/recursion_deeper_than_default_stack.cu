@@ -8,12 +8,15 @@
  * for entry function ... cannot be statically determined"), so each thread
  * gets the default, 1 KiB: here about 8.8 KB are needed.
  *
- * What the program sees (H200, CUDA 13.0): filled in from the recorded run.
- * The quantity stack_limit_bytes is what cudaDeviceGetLimit reports before
- * the launch.
+ * What the program sees (H200, CUDA 13.0): the launch succeeds, and the
+ * synchronize returns cudaErrorIllegalAddress — nothing says "stack" — and
+ * so does every call after it (sticky); three runs out of three. Under
+ * compute-sanitizer: cudaErrorLaunchFailure. The quantity stack_limit_bytes
+ * is what cudaDeviceGetLimit reports before the launch: 1024.
  *
- * What a PyTorch user sees: "CUDA error: unspecified launch failure" (or an
- * illegal address) from an extension with a recursive kernel (not recorded).
+ * What a PyTorch user sees: "CUDA error: an illegal memory access was
+ * encountered" from an extension with a recursive kernel (not recorded;
+ * under a debugger or sanitizer "unspecified launch failure").
  *
  * Why: the stack overflows into memory the thread does not own; the
  * hardware stops the kernel and the context is lost.

@@ -5,12 +5,16 @@
  * that never checks for the sentinel and takes the index as uint32_t: -1
  * becomes 4294967295, and the gather reads 16 GiB past the table.
  *
- * What the program sees (H200, CUDA 13.0): filled in from the recorded run.
+ * What the program sees (H200, CUDA 13.0): a clean launch, then
+ * cudaErrorIllegalAddress at the synchronize and at every call after it
+ * (sticky); three runs out of three. Under compute-sanitizer:
+ * cudaErrorLaunchFailure.
  *
  * What a PyTorch user sees: nothing, and the wrong data: in PyTorch
- * indexing, -1 is a valid index — the last row (see the mirror). With a
- * library kernel that reads indices as unsigned, "CUDA error: an illegal
- * memory access was encountered".
+ * indexing -1 is a valid index, the last row — the mirror's gather with two
+ * -1 entries raises no error (PyTorch 2.11, H200). With a library kernel
+ * that reads indices as unsigned, "CUDA error: an illegal memory access was
+ * encountered".
  *
  * Why: -1 converted to a 32-bit unsigned index is 2^32-1; times 4 bytes a
  * float, the address lands where nothing is mapped, and the fault is sticky.

@@ -3,33 +3,41 @@
  * driver, as numba, CuPy, Triton and NVRTC users do).
  *
  * The mistake: static shared memory (`__shared__ float tile[...]`, numba's
- * cuda.shared.array) is limited to 48 KiB per block on every GPU, even
- * those with 228 KiB of shared memory per SM; only dynamic shared memory
- * may go further, after cudaFuncSetAttribute (see
+ * cuda.shared.array) over 48 KiB a block. The portable limit for static
+ * shared memory is 48 KiB (0xc000); more is meant to be dynamic shared
+ * memory raised with cudaFuncSetAttribute (see
  * dynamic_shared_memory_over_default_limit).
  *
- * What the program sees (H200, CUDA 13.0): filled in from the recorded run.
- * The JIT's error log, recorded as a note, says
+ * What the program sees (H200, CUDA 13.0, driver 580): nothing goes wrong —
+ * a finding. The driver's JIT compiles the 56008 bytes for sm_90,
+ * cudaLibraryLoadData, cudaLibraryGetKernel, the launch (without any
+ * opt-in) and the synchronize return cudaSuccess, and the kernel reads back
+ * what it wrote; three runs out of three, and compute-sanitizer reports no
+ * error. Offline, ptxas 13.0 refuses the same PTX for sm_90:
  *   ptxas error : Entry function 'tile_sum' uses too much shared data
  *   (0xdac8 bytes, 0xc000 max)
- * — with nvcc the same kernel fails to build with that line.
+ * So here the 48 KiB limit is the offline compiler's, not the driver's: the
+ * same kernel fails to build with nvcc, and fails to load on GPUs whose
+ * blocks cannot have more than 48 KiB of shared memory (the GTX 1060 of the
+ * numba report, compute capability 6.1).
  *
- * What a PyTorch user sees: a Triton or extension kernel failing to
- * compile or load (not recorded); numba users saw "LinkerError: [999] Call
- * to cuLinkComplete results in CUDA_ERROR_UNKNOWN" with the same ptxas line.
+ * What a PyTorch user sees: a Triton or extension kernel that builds or
+ * loads on one GPU and not on another (not recorded); numba users saw
+ * "LinkerError: [999] Call to cuLinkComplete results in CUDA_ERROR_UNKNOWN"
+ * with the ptxas line above.
  *
- * Why: 48 KiB (0xc000) is the portable static limit; the size is fixed in
- * the code, so ptxas refuses it when it compiles the kernel for the GPU.
+ * Why: the size is fixed in the code, so whichever compiler turns the PTX
+ * into machine code decides; on a 48 KiB GPU no compiler can accept it.
  *
  * The fix: declare the array `extern __shared__` (dynamic), raise
  * cudaFuncAttributeMaxDynamicSharedMemorySize and pass the size at launch;
- * or shrink the tiles to 48 KiB (the fixed variant: 49152 bytes).
+ * or shrink the tiles to 48 KiB (the fixed variant: 49152 bytes, which
+ * ptxas accepts too).
  *
  * References: numba/numba#3350 ("uses too much shared data (0xdac8 bytes,
  * 0xc000 max)"); CUDA Programming Guide, "Shared Memory" under compute
- * capability 9.0 (more than 48 KB a block only as dynamic shared memory,
- * after an opt-in;
- * https://docs.nvidia.com/cuda/cuda-c-programming-guide/#shared-memory-9-0).
+ * capability 9.0 and the table of technical specifications
+ * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#shared-memory-9-0).
  */
 #include "atlas.h"
 #include <stdio.h>

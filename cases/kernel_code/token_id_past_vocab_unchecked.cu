@@ -5,16 +5,20 @@
  * come from a tokenizer that added special tokens (len(tokenizer) >
  * vocab_size), or an EOS id one past the table. Row VOCAB does not exist.
  *
- * What the program sees (H200, CUDA 13.0): filled in from the recorded run.
+ * What the program sees (H200, CUDA 13.0): every call returns cudaSuccess
+ * and the context stays usable; the embedding of id 1000 is the first row
+ * of the next tensor (-1 here; the check `last_row` records result_wrong).
  * The table lives in a pool, as tensors do under a framework's caching
- * allocator: here the next tensor in the pool is another table.
+ * allocator, so even compute-sanitizer reports nothing: the read stays
+ * inside one allocation. The same in three runs out of three.
  *
  * What a PyTorch user sees: PyTorch's indexing kernels check the index, so
- * the same lookup there is "CUDA error: device-side assert triggered" with
- * "Assertion `-sizes[i] <= index && index < sizes[i] && "index out of
- * bounds"` failed" (see the mirror, and device_side_assert for
- * nn.Embedding). A hand-written or library kernel without the check raises
- * nothing.
+ * the same lookup there (the mirror: table[ids], PyTorch 2.11 on the H200)
+ * is "CUDA error: device-side assert triggered", with "vectorized_gather_kernel:
+ * ... Assertion `ind >=0 && ind < ind_dim_size && "vectorized gather kernel
+ * index out of bounds"` failed" on stderr (older versions: "index out of
+ * bounds"; nn.Embedding: see device_side_assert). A hand-written or library
+ * kernel without the check raises nothing.
  *
  * Why: one row past the end is still inside mapped memory — here, the next
  * tensor's first row — so the hardware has nothing to fault on.
