@@ -63,6 +63,8 @@ static inline ncclResult_t atlas_nccl_wait(ncclComm_t comm, const char *step, do
            && atlas_nccl_now() < until)
         atlas_nccl_sleep_ms(10);
     atlas_nccl_call(step, "ncclCommGetAsyncError(comm, &state) until not ncclInProgress or deadline", state);
+    if (state != ncclSuccess && state != ncclInProgress)
+        atlas_note("%s: ncclGetLastError: %s", step, ncclGetLastError(comm));
     return state;
 }
 
@@ -82,6 +84,7 @@ static inline void *atlas_nccl_rank_thread(void *arg)
     ncclResult_t started = ncclCommInitRankConfig(&comm, r->nranks, r->unique_id, r->rank, &config);
     atlas_nccl_call(step, "ncclCommInitRankConfig(&comm, nranks, id, rank, &config) [blocking = 0]", started);
     if (started != ncclSuccess && started != ncclInProgress) {
+        atlas_note("%s: ncclGetLastError: %s", step, ncclGetLastError(comm));
         if (comm) {
             snprintf(step, sizeof step, "abort_r%d", r->index);
             atlas_nccl_call(step, "ncclCommAbort(comm)", ncclCommAbort(comm));

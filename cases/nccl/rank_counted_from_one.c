@@ -21,8 +21,7 @@
  * "rank must be between 0 and nranks-1"; NVIDIA/nccl#1677 (bounding
  * ncclCommInitRank with a timeout).
  *
- * atlas:runs-alone — NCCL ranks want the GPUs to themselves.
- * atlas:timeout=120 — the waiting rank is aborted after 20 s.
+ * atlas:timeout=60 — the waiting rank is aborted after 15 s.
  */
 #include <nccl.h>
 #include <pthread.h>
@@ -34,8 +33,8 @@ static void ranks_from(int first)
     if (ATLAS_CUDA("count", cudaGetDeviceCount(&count)) && count < 2)
         atlas_skip("needs 2 GPUs");
     struct atlas_nccl_rank ranks[2] = {
-        {.device = 0, .nranks = 2, .rank = first, .joins = true, .allreduce = true, .deadline_s = 20},
-        {.device = 1, .nranks = 2, .rank = first + 1, .joins = true, .allreduce = true, .deadline_s = 20},
+        {.device = 0, .nranks = 2, .rank = first, .joins = true, .allreduce = true, .deadline_s = 15},
+        {.device = 1, .nranks = 2, .rank = first + 1, .joins = true, .allreduce = true, .deadline_s = 15},
     };
     atlas_nccl_run(ranks, 2);
 }

@@ -23,8 +23,7 @@
  * non-blocking recipe) and NVIDIA/nccl#289 (ranks stuck forever when a node
  * fails during ncclCommInitRank).
  *
- * atlas:runs-alone — NCCL ranks want the GPUs to themselves.
- * atlas:timeout=120 — the lonely rank is aborted after 20 s.
+ * atlas:timeout=60 — the lonely rank is aborted after 15 s.
  */
 #include <nccl.h>
 #include <pthread.h>
@@ -36,8 +35,8 @@ static void second_rank_joins(bool joins)
     if (ATLAS_CUDA("count", cudaGetDeviceCount(&count)) && count < 2 && joins)
         atlas_skip("needs 2 GPUs");
     struct atlas_nccl_rank ranks[2] = {
-        {.device = 0, .nranks = 2, .rank = 0, .joins = true, .allreduce = true, .deadline_s = 20},
-        {.device = 1, .nranks = 2, .rank = 1, .joins = joins, .allreduce = true, .deadline_s = 20},
+        {.device = 0, .nranks = 2, .rank = 0, .joins = true, .allreduce = true, .deadline_s = 15},
+        {.device = 1, .nranks = 2, .rank = 1, .joins = joins, .allreduce = true, .deadline_s = 15},
     };
     atlas_nccl_run(ranks, 2);
 }

@@ -23,8 +23,7 @@
  * NVIDIA/nccl#1677 (bounding ncclCommInitRank with a timeout) and
  * NVIDIA/nccl#289 (ranks stuck in ncclCommInitRank forever).
  *
- * atlas:runs-alone — NCCL ranks want the GPUs to themselves.
- * atlas:timeout=120 — a rank waits up to 20 s before it is aborted.
+ * atlas:timeout=60 — a rank waits up to 15 s before it is aborted.
  */
 #include <nccl.h>
 #include <pthread.h>
@@ -36,8 +35,8 @@ static void second_rank_expects(int nranks)
     if (ATLAS_CUDA("count", cudaGetDeviceCount(&count)) && count < 2)
         atlas_skip("needs 2 GPUs");
     struct atlas_nccl_rank ranks[2] = {
-        {.device = 0, .nranks = 2, .rank = 0, .joins = true, .allreduce = true, .deadline_s = 20},
-        {.device = 1, .nranks = nranks, .rank = 1, .joins = true, .allreduce = true, .deadline_s = 20},
+        {.device = 0, .nranks = 2, .rank = 0, .joins = true, .allreduce = true, .deadline_s = 15},
+        {.device = 1, .nranks = nranks, .rank = 1, .joins = true, .allreduce = true, .deadline_s = 15},
     };
     atlas_nccl_run(ranks, 2);
 }

@@ -27,9 +27,8 @@
  * NVIDIA/nccl#418 (the check, and why it exists); NVIDIA/Megatron-LM#661
  * and horovod/horovod#3929 (the message in the field).
  *
- * atlas:runs-alone — NCCL ranks want the GPUs to themselves.
- * atlas:timeout=120 — a communicator takes seconds to start; every wait is
- * bounded at 30 s.
+ * atlas:timeout=60 — a communicator takes seconds to start; every wait is
+ * bounded at 15 s.
  */
 #include <nccl.h>
 #include <pthread.h>
@@ -41,8 +40,8 @@ static void two_ranks_on(int second_device)
     if (ATLAS_CUDA("count", cudaGetDeviceCount(&count)) && count < second_device + 1)
         atlas_skip("needs 2 GPUs");
     struct atlas_nccl_rank ranks[2] = {
-        {.device = 0, .nranks = 2, .rank = 0, .joins = true, .allreduce = true, .deadline_s = 30},
-        {.device = second_device, .nranks = 2, .rank = 1, .joins = true, .allreduce = true, .deadline_s = 30},
+        {.device = 0, .nranks = 2, .rank = 0, .joins = true, .allreduce = true, .deadline_s = 15},
+        {.device = second_device, .nranks = 2, .rank = 1, .joins = true, .allreduce = true, .deadline_s = 15},
     };
     atlas_nccl_run(ranks, 2);
 }

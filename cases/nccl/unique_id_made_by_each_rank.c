@@ -22,8 +22,7 @@
  * distributed to all ranks"; NVIDIA/nccl#32 (two processes whose
  * ncclCommInitRank calls both hang while the origin of their ids is unclear).
  *
- * atlas:runs-alone — NCCL ranks want the GPUs to themselves.
- * atlas:timeout=120 — the waiting ranks are aborted after 20 s.
+ * atlas:timeout=60 — the waiting ranks are aborted after 15 s.
  */
 #include <nccl.h>
 #include <pthread.h>
@@ -35,8 +34,8 @@ static void second_rank_uses_id(int id)
     if (ATLAS_CUDA("count", cudaGetDeviceCount(&count)) && count < 2)
         atlas_skip("needs 2 GPUs");
     struct atlas_nccl_rank ranks[2] = {
-        {.device = 0, .nranks = 2, .rank = 0, .id = 0, .joins = true, .allreduce = true, .deadline_s = 20},
-        {.device = 1, .nranks = 2, .rank = 1, .id = id, .joins = true, .allreduce = true, .deadline_s = 20},
+        {.device = 0, .nranks = 2, .rank = 0, .id = 0, .joins = true, .allreduce = true, .deadline_s = 15},
+        {.device = 1, .nranks = 2, .rank = 1, .id = id, .joins = true, .allreduce = true, .deadline_s = 15},
     };
     atlas_nccl_run(ranks, 2);
 }
