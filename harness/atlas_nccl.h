@@ -7,15 +7,17 @@
  * case's table, not the rank it claims):
  *
  *   set_device_rN  cudaSetDevice
- *   init_rN        ncclCommInitRankConfig, non-blocking: ncclInProgress
- *                  or an immediate error
- *   joined_rN      ncclCommGetAsyncError, polled until it is no longer
- *                  ncclInProgress or the deadline passed (then it records
- *                  ncclInProgress: the rank is still waiting)
- *   allreduce_rN, allreduce_done_rN, result_rN   (if asked, after joining)
+ *   init_rN        ncclCommInitRankConfig, non-blocking: its status when it
+ *                  fails at the call, otherwise ncclCommGetAsyncError polled
+ *                  until it leaves ncclInProgress or the deadline passes —
+ *                  ncclInProgress then means the rank is still waiting
+ *   allreduce_rN, allreduce_sync_rN, result_rN   (if asked, after joining;
+ *                  allreduce_rN likewise waited for)
  *   abort_rN       ncclCommAbort for a rank that did not join (never a hang
  *                  on a rank that will never come); otherwise finalize_rN
  *                  (ncclCommFinalize, waited for) and destroy_rN
+ *
+ * The record's text says whether a status came at the call or later.
  *
  * Non-blocking initialisation is NCCL's documented way to bound a
  * communicator's creation (NVIDIA/nccl#1677). NVLink multicast stays off
@@ -53,16 +55,26 @@ static inline void atlas_nccl_sleep_ms(int ms)
     nanosleep(&t, NULL);
 }
 
-/* Poll a non-blocking communicator until it leaves ncclInProgress or the
- * deadline passes; record the state it is in then. */
-static inline ncclResult_t atlas_nccl_wait(ncclComm_t comm, const char *step, double deadline_s)
+/* A non-blocking NCCL call's outcome, as one record: its status when it
+ * failed at the call; otherwise ncclCommGetAsyncError polled until it leaves
+ * ncclInProgress or the deadline passes. */
+static inline ncclResult_t atlas_nccl_outcome(const char *step, const char *call, ncclResult_t at_call,
+                                              ncclComm_t comm, double deadline_s)
 {
-    ncclResult_t state = ncclInProgress;
-    double until = atlas_nccl_now() + deadline_s;
-    while (ncclCommGetAsyncError(comm, &state) == ncclSuccess && state == ncclInProgress
-           && atlas_nccl_now() < until)
-        atlas_nccl_sleep_ms(10);
-    atlas_nccl_call(step, "ncclCommGetAsyncError(comm, &state) until not ncclInProgress or deadline", state);
+    char text[512];
+    ncclResult_t state = at_call;
+    if (at_call == ncclInProgress || at_call == ncclSuccess) {
+        double until = atlas_nccl_now() + deadline_s;
+        state = ncclInProgress;
+        while (ncclCommGetAsyncError(comm, &state) == ncclSuccess && state == ncclInProgress
+               && atlas_nccl_now() < until)
+            atlas_nccl_sleep_ms(10);
+        snprintf(text, sizeof text, "%s -> %s, then ncclCommGetAsyncError (polled, deadline %g s)", call,
+                 at_call == ncclSuccess ? "ncclSuccess" : "ncclInProgress", deadline_s);
+    } else {
+        snprintf(text, sizeof text, "%s (at the call)", call);
+    }
+    atlas_nccl_call(step, text, state);
     if (state != ncclSuccess && state != ncclInProgress)
         atlas_note("%s: ncclGetLastError: %s", step, ncclGetLastError(comm));
     return state;
@@ -82,19 +94,13 @@ static inline void *atlas_nccl_rank_thread(void *arg)
     config.blocking = 0;
     snprintf(step, sizeof step, "init_r%d", r->index);
     ncclResult_t started = ncclCommInitRankConfig(&comm, r->nranks, r->unique_id, r->rank, &config);
-    atlas_nccl_call(step, "ncclCommInitRankConfig(&comm, nranks, id, rank, &config) [blocking = 0]", started);
-    if (started != ncclSuccess && started != ncclInProgress) {
-        atlas_note("%s: ncclGetLastError: %s", step, ncclGetLastError(comm));
+    if (atlas_nccl_outcome(step, "ncclCommInitRankConfig(&comm, nranks, id, rank, &config [blocking = 0])", started,
+                           comm, r->deadline_s)
+        != ncclSuccess) {
         if (comm) {
             snprintf(step, sizeof step, "abort_r%d", r->index);
             atlas_nccl_call(step, "ncclCommAbort(comm)", ncclCommAbort(comm));
         }
-        return NULL;
-    }
-    snprintf(step, sizeof step, "joined_r%d", r->index);
-    if (atlas_nccl_wait(comm, step, r->deadline_s) != ncclSuccess) {
-        snprintf(step, sizeof step, "abort_r%d", r->index);
-        atlas_nccl_call(step, "ncclCommAbort(comm)", ncclCommAbort(comm));
         return NULL;
     }
     if (r->allreduce) {
@@ -102,11 +108,10 @@ static inline void *atlas_nccl_rank_thread(void *arg)
         if (cudaStreamCreate(&stream) == cudaSuccess && cudaMalloc((void **)&value, sizeof *value) == cudaSuccess
             && cudaMemcpy(value, &mine, sizeof mine, cudaMemcpyHostToDevice) == cudaSuccess) {
             snprintf(step, sizeof step, "allreduce_r%d", r->index);
-            ncclResult_t queued = ncclAllReduce(value, value, 1, ncclFloat, ncclSum, comm, stream);
-            atlas_nccl_call(step, "ncclAllReduce(value, value, 1, ncclFloat, ncclSum, comm, stream)", queued);
-            snprintf(step, sizeof step, "allreduce_done_r%d", r->index);
-            if ((queued == ncclSuccess || queued == ncclInProgress)
-                && atlas_nccl_wait(comm, step, r->deadline_s) == ncclSuccess) {
+            if (atlas_nccl_outcome(step, "ncclAllReduce(value, value, 1, ncclFloat, ncclSum, comm, stream)",
+                                   ncclAllReduce(value, value, 1, ncclFloat, ncclSum, comm, stream), comm,
+                                   r->deadline_s)
+                == ncclSuccess) {
                 snprintf(step, sizeof step, "allreduce_sync_r%d", r->index);
                 if (atlas_cuda_call(step, "cudaStreamSynchronize(stream)", cudaStreamSynchronize(stream))
                     && cudaMemcpy(&sum, value, sizeof sum, cudaMemcpyDeviceToHost) == cudaSuccess) {
@@ -120,14 +125,13 @@ static inline void *atlas_nccl_rank_thread(void *arg)
             cudaStreamDestroy(stream);
     }
     snprintf(step, sizeof step, "finalize_r%d", r->index);
-    ncclResult_t finished = ncclCommFinalize(comm);
-    if (finished == ncclInProgress)
-        finished = atlas_nccl_wait(comm, step, r->deadline_s);
+    ncclResult_t finished = atlas_nccl_outcome(step, "ncclCommFinalize(comm)", ncclCommFinalize(comm), comm,
+                                               r->deadline_s);
     snprintf(step, sizeof step, "destroy_r%d", r->index);
-    atlas_nccl_call(step, "ncclCommFinalize(comm), then ncclCommDestroy(comm)",
-                    finished == ncclSuccess ? ncclCommDestroy(comm) : finished);
-    if (finished != ncclSuccess)
-        ncclCommAbort(comm);
+    if (finished == ncclSuccess)
+        atlas_nccl_call(step, "ncclCommDestroy(comm)", ncclCommDestroy(comm));
+    else
+        atlas_nccl_call(step, "ncclCommAbort(comm)", ncclCommAbort(comm));
     return NULL;
 }
 

@@ -37,6 +37,7 @@ static void relu_after_fill(bool create_first)
     cudnnActivationDescriptor_t relu = NULL;
     float *x = NULL, alpha = 1.0f, beta = 0.0f;
     bool have_handle = false;
+    atlas_quantity("cudnn_version", (double)cudnnGetVersion(), "cudnnGetVersion");
     if (!ATLAS_CUDA("alloc", cudaMalloc((void **)&x, sizeof(float) * C * H * W))
         || !ATLAS_CUDA("zero", cudaMemset(x, 0, sizeof(float) * C * H * W))
         || !ATLAS_CUDNN("descriptor", cudnnCreateTensorDescriptor(&desc))

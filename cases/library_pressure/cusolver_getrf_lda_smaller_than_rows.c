@@ -31,20 +31,25 @@ enum { M = 64, N = 32, WORK_FLOATS = 1 << 20 };
 static void getrf_with_lda(int lda)
 {
     cusolverDnHandle_t handle;
-    float *a = NULL, *work = NULL;
-    int *ipiv = NULL, *info = NULL, lwork = 0;
+    static float a[M * N];
+    float *d_a = NULL, *work = NULL;
+    int *ipiv = NULL, *info = NULL, lwork = 0, h_info = 0;
+    for (int j = 0; j < N; j++) /* a well-conditioned M×N matrix: 2 on the diagonal */
+        a[j + j * M] = 2.0f;
     if (!ATLAS_CUSOLVER("create", cusolverDnCreate(&handle)))
         return;
-    if (ATLAS_CUDA("alloc", cudaMalloc((void **)&a, sizeof(float) * M * N))
+    if (ATLAS_CUDA("alloc", cudaMalloc((void **)&d_a, sizeof a))
         && ATLAS_CUDA("alloc", cudaMalloc((void **)&work, sizeof(float) * WORK_FLOATS))
         && ATLAS_CUDA("alloc", cudaMalloc((void **)&ipiv, sizeof(int) * N))
         && ATLAS_CUDA("alloc", cudaMalloc((void **)&info, sizeof(int)))
-        && ATLAS_CUDA("zero", cudaMemset(a, 0, sizeof(float) * M * N))) {
-        ATLAS_CUSOLVER("buffer_size", cusolverDnSgetrf_bufferSize(handle, M, N, a, lda, &lwork));
-        ATLAS_CUSOLVER("getrf", cusolverDnSgetrf(handle, M, N, a, lda, work, ipiv, info));
-        ATLAS_CUDA("sync", cudaDeviceSynchronize());
+        && ATLAS_CUDA("upload", cudaMemcpy(d_a, a, sizeof a, cudaMemcpyHostToDevice))) {
+        ATLAS_CUSOLVER("buffer_size", cusolverDnSgetrf_bufferSize(handle, M, N, d_a, lda, &lwork));
+        ATLAS_CUSOLVER("getrf", cusolverDnSgetrf(handle, M, N, d_a, lda, work, ipiv, info));
+        /* Where LAPACK reports a bad argument: INFO = -i for the i-th. */
+        if (ATLAS_CUDA("info_copy", cudaMemcpy(&h_info, info, sizeof h_info, cudaMemcpyDeviceToHost)))
+            atlas_check("info", h_info == 0, "devInfo = %d", h_info);
     }
-    cudaFree(a), cudaFree(work), cudaFree(ipiv), cudaFree(info);
+    cudaFree(d_a), cudaFree(work), cudaFree(ipiv), cudaFree(info);
     ATLAS_CUSOLVER("destroy", cusolverDnDestroy(handle));
 }
 

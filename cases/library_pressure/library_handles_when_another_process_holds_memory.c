@@ -60,6 +60,7 @@ static void create_each_library(void)
     cusolverDnHandle_t solver;
     cufftHandle plan;
     cudnnHandle_t dnn;
+    atlas_quantity("cudnn_version", (double)cudnnGetVersion(), "cudnnGetVersion");
     ATLAS_CUDA("context", cudaFree(0));
     if (ATLAS_CUBLAS("cublas_create", cublasCreate(&blas)))
         cublasDestroy(blas);
