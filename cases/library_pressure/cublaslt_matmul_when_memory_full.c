@@ -6,7 +6,10 @@
  * cublas_create_when_memory_full. Unlike cuBLAS, cuBLASLt takes its
  * workspace from the caller, so the caller's cudaMalloc is what fails.
  *
- * What the program sees (H200, CUDA 13.0, cuBLAS 13.1): RECORDED-BELOW
+ * What the program sees (H200, CUDA 13.0, cuBLAS 13.1): cublasLtCreate
+ * returns CUBLAS_STATUS_ALLOC_FAILED, and the workspace's cudaMalloc
+ * cudaErrorMemoryAllocation; nothing is sticky. Set up before filling, the
+ * handle and workspace still multiply on the full GPU.
  *
  * What a PyTorch user sees: PyTorch's cuBLASLt path reuses the cuBLAS
  * workspace; the failure surfaces as in cublas_create_when_memory_full.

@@ -6,7 +6,9 @@
  * want to multiply. For C (m×n) = Aᵀ·B with A stored k×m, the layout of A
  * must be k×m (ld k), not m×k.
  *
- * What the program sees (H200, CUDA 13.0, cuBLAS 13.1): RECORDED-BELOW
+ * What the program sees (H200, CUDA 13.0, cuBLAS 13.1): every descriptor and
+ * layout is accepted; cublasLtMatmul returns CUBLAS_STATUS_INVALID_VALUE.
+ * Nothing is launched and nothing is sticky.
  *
  * What a PyTorch user sees: nothing: PyTorch builds the layouts from
  * strides.

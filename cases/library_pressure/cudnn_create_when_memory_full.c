@@ -5,10 +5,16 @@
  * the framework filled the GPU with weights and activations — the source of
  * many "Could not create cudnn handle" reports.
  *
- * What the program sees (H200, CUDA 13.0, cuDNN 9.19): RECORDED-BELOW
+ * What the program sees (H200, CUDA 13.0, cuDNN 9.14 and PyTorch's wheel
+ * alike): cudnnCreate returns CUDNN_STATUS_INTERNAL_ERROR, and
+ * cudnnGetLastErrorString says why: "cudaStreamCreateWithFlags(
+ * &ctx->streamPool[0][i], 0x01) != cudaSuccess" — neither the NOT_INITIALIZED
+ * of older reports nor ALLOC_FAILED. Nothing is sticky.
  *
  * What a PyTorch user sees: the first cuDNN operation after memory filled
- * up raises (RECORDED-MIRROR)
+ * up raises
+ *   RuntimeError: cuDNN error: CUDNN_STATUS_INTERNAL_ERROR
+ * (recorded with PyTorch 2.11 on an H200).
  *
  * Why: cudnnCreate initialises the library on the current device and
  * allocates device memory; with nothing free it fails, and the status says

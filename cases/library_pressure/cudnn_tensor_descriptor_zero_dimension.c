@@ -4,7 +4,10 @@
  * The mistake: an empty batch (the last, partial batch split across
  * workers; a filter that removed every sample) described to cuDNN as it is.
  *
- * What the program sees (H200, CUDA 13.0, cuDNN 9.19): RECORDED-BELOW
+ * What the program sees (H200, CUDA 13.0, cuDNN 9.14 and PyTorch's wheel
+ * alike): cudnnSetTensor4dDescriptor returns CUDNN_STATUS_BAD_PARAM, and
+ * cudnnGetLastErrorString names the check: "(n <= 0) || (c <= 0) || (h <= 0)
+ * || (w <= 0)". The same without a driver: no GPU is involved.
  *
  * What a PyTorch user sees: nothing today: PyTorch returns empty outputs
  * for empty batches without calling cuDNN (pytorch/pytorch#19599 was the

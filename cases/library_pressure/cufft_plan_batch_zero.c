@@ -3,7 +3,8 @@
  * The mistake: the batch computed from the data (rows = size / nx) comes out
  * as 0 for a short or empty input, and the plan is made anyway.
  *
- * What the program sees (H200, CUDA 13.0, cuFFT 12): RECORDED-BELOW
+ * What the program sees (H200, CUDA 13.0, cuFFT 12): cufftPlan1d returns
+ * CUFFT_INVALID_SIZE (without a driver: CUFFT_INTERNAL_ERROR).
  *
  * What a PyTorch user sees: nothing: PyTorch returns an empty result for an
  * empty batch without calling cuFFT.

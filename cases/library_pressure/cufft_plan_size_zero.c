@@ -3,11 +3,13 @@
  * The mistake: a plan made for an empty signal (an empty batch from a data
  * loader, a window length computed as 0) instead of skipping the transform.
  *
- * What the program sees (H200, CUDA 13.0, cuFFT 12): RECORDED-BELOW
+ * What the program sees (H200, CUDA 13.0, cuFFT 12): cufftPlan1d returns
+ * CUFFT_INVALID_SIZE. Without a driver it returns CUFFT_INTERNAL_ERROR
+ * instead: the driver is checked first.
  *
  * What a PyTorch user sees: torch.fft.fft of an empty signal is refused by
  * PyTorch before cuFFT ("Invalid number of data points (0) specified",
- * RECORDED-MIRROR).
+ * recorded with PyTorch 2.11: RuntimeError).
  *
  * Why: a transform of length 0 is not defined; cuFFT checks the size when
  * the plan is made, on the host.

@@ -5,10 +5,17 @@
  * while the GPU is full of data. A plan needs a work area, and for sizes
  * that are not products of small primes (Bluestein's algorithm) a large one.
  *
- * What the program sees (H200, CUDA 13.0, cuFFT 12): RECORDED-BELOW
+ * What the program sees (H200, CUDA 13.0, cuFFT 12): cufftCreate succeeds;
+ * cufftMakePlan1d returns CUFFT_ALLOC_FAILED, as documented (the plan made
+ * before filling had a 128 000 000-byte work area and still ran on the full
+ * GPU). Nothing is sticky.
  *
  * What a PyTorch user sees: torch.fft.fft of a new size after memory filled
- * up raises (RECORDED-MIRROR)
+ * up raises
+ * torch.OutOfMemoryError rather than a cuFFT status: PyTorch allocates
+ * cuFFT's work area (and the output) from its own caching allocator. (A
+ * first mirror ran out of memory on the output tensor in both variants, so
+ * none is kept.)
  *
  * Why: cufftMakePlan allocates the plan's work area (unless
  * cufftSetAutoAllocation(plan, 0)); with nothing free it fails.

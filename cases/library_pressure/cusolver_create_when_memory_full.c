@@ -5,10 +5,19 @@
  * factorisation, after a framework's allocator (or the program) has filled
  * the GPU — the cuSOLVER form of cublas_create_when_memory_full.
  *
- * What the program sees (H200, CUDA 13.0, cuSOLVER 12): RECORDED-BELOW
+ * What the program sees (H200, CUDA 13.0, cuSOLVER 12): cusolverDnCreate
+ * returns CUSOLVER_STATUS_INTERNAL_ERROR (7) — not the
+ * CUSOLVER_STATUS_ALLOC_FAILED the documentation lists for resources that
+ * could not be allocated. Nothing is sticky: freeing memory is enough. A
+ * handle created before filling still factorises on a full GPU.
  *
  * What a PyTorch user sees: the first torch.linalg call after memory filled
- * up raises (RECORDED-MIRROR)
+ * up raises
+ *   RuntimeError: cusolver error: CUSOLVER_STATUS_INTERNAL_ERROR, when
+ *   calling `cusolverDnCreate(handle)`. If you keep seeing this error, you
+ *   may use `torch.backends.cuda.preferred_linalg_library()` ...
+ * (recorded with PyTorch 2.11 on an H200: the "cusolver error: 7" of the
+ * report below).
  *
  * Why: a cuSOLVER handle creates a cuBLAS handle and allocates device memory
  * of its own; with nothing free, creation fails.

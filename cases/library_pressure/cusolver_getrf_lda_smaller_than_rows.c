@@ -5,7 +5,11 @@
  * column-major like LAPACK, and a row-major matrix's width passed as lda
  * is smaller than m whenever the matrix is tall.
  *
- * What the program sees (H200, CUDA 13.0, cuSOLVER 12): RECORDED-BELOW
+ * What the program sees (H200, CUDA 13.0, cuSOLVER 12): not the documented
+ * CUSOLVER_STATUS_INVALID_VALUE: cusolverDnSgetrf_bufferSize and
+ * cusolverDnSgetrf both return CUSOLVER_STATUS_SUCCESS, and the error is in
+ * devInfo, LAPACK-style: -4 (the 4th argument, lda). A program that checks
+ * only the status goes on with an unfactorised matrix.
  *
  * What a PyTorch user sees: nothing: PyTorch passes max(1, m) itself.
  * CUSOLVER_STATUS_INVALID_VALUE reaches PyTorch users from shapes cuSOLVER

@@ -6,10 +6,15 @@
  * integer the routine writes to device memory, which has to be copied back
  * and read.
  *
- * What the program sees (H200, CUDA 13.0, cuSOLVER 12): RECORDED-BELOW
+ * What the program sees (H200, CUDA 13.0, cuSOLVER 12): cusolverDnSgetrf
+ * returns CUSOLVER_STATUS_SUCCESS for the singular matrix too; only devInfo
+ * differs: 3 (U(3,3) = 0) instead of 0.
  *
  * What a PyTorch user sees: PyTorch reads info itself; torch.linalg.inv of
- * a singular matrix raises (RECORDED-MIRROR)
+ * a singular matrix raises
+ *   torch._C._LinAlgError: linalg.inv: The diagonal element 3 is zero, the
+ *   inversion could not be completed because the input matrix is singular.
+ * (recorded with PyTorch 2.11 on an H200).
  *
  * Why: the status reports the call (arguments, resources); info reports the
  * mathematics, like LAPACK's INFO > 0: U(i,i) is exactly zero.

@@ -7,7 +7,13 @@
  * cases this process has no context yet, and a context needs memory too.
  * Every library then reports the same cause in its own words.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW
+ * What the program sees (H200, CUDA 13.0): with 4 GiB left everything
+ * succeeds. With nothing left, creating the context (cudaFree(0)) returns
+ * cudaErrorMemoryAllocation, and then each library says it differently:
+ * cublasCreate CUBLAS_STATUS_NOT_INITIALIZED, cublasLtCreate
+ * CUBLAS_STATUS_INTERNAL_ERROR, cusolverDnCreate
+ * CUSOLVER_STATUS_INTERNAL_ERROR, cufftPlan1d CUFFT_INTERNAL_ERROR,
+ * cudnnCreate CUDNN_STATUS_INTERNAL_ERROR. Not one says "out of memory".
  *
  * What a PyTorch user sees: "CUDA error: out of memory" at the first CUDA
  * call, or, when the context fits, a library's own status at its first

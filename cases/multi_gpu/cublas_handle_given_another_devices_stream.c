@@ -4,7 +4,11 @@
  * The mistake: streams and handles kept in separate per-GPU tables, and
  * the index of one used for the other.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW
+ * What the program sees (two H200s with NVLink, CUDA 13.0, driver 580):
+ * cublasSetStream accepts the stream (CUBLAS_STATUS_SUCCESS); cublasSgemm
+ * returns CUBLAS_STATUS_EXECUTION_FAILED; both synchronizes return
+ * cudaErrorIllegalAddress, and both GPUs are lost (cudaMalloc on either:
+ * cudaErrorIllegalAddress).
  *
  * What a PyTorch user sees: nothing: PyTorch sets the handle's stream from
  * the current stream of the tensors' device.

@@ -4,7 +4,11 @@
  * The mistake: one global handle for a multi-GPU program ("create it once
  * at start-up"), then work moved to the second GPU.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW
+ * What the program sees (two H200s with NVLink, CUDA 13.0, driver 580):
+ * cublasSgemm returns CUBLAS_STATUS_EXECUTION_FAILED (its kernel launch
+ * failed), cudaDeviceSynchronize returns cudaErrorIllegalAddress, and both
+ * GPUs are lost: cudaMalloc on GPU 0 and on GPU 1 returns
+ * cudaErrorIllegalAddress (cublasDestroy still returns success).
  *
  * What a PyTorch user sees: nothing: PyTorch keeps one handle per device
  * (and per thread) and picks it by the tensors' device.

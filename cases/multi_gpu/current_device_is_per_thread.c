@@ -5,14 +5,16 @@
  * thread pool, a data-loader thread or a callback thread starts on device 0
  * and its allocations and launches go there.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW
+ * What the program sees (two H200s with NVLink, CUDA 13.0, driver 580): every
+ * call succeeds; the worker's allocation is on device 0 (the check on its
+ * device: result_wrong).
  *
  * What a PyTorch user sees: torch.cuda.set_device(1) in the main thread,
  * torch.ones(..., device="cuda") in a worker thread lands on cuda:0, and
  * the next operation with a cuda:1 tensor raises
  *   RuntimeError: Expected all tensors to be on the same device, but found
- *   at least two devices, cuda:1 and cuda:0!
- * (RECORDED-MIRROR)
+ *   at least two devices, cuda:0 and cuda:1!
+ * (recorded with PyTorch 2.11 on two H200s).
  *
  * Why: the current device is state of the calling host thread; a new
  * thread starts with device 0.

@@ -5,11 +5,14 @@
  * 2" in a log), then not checking cudaSetDevice's status. The work goes on
  * — on the device that was current before.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW
+ * What the program sees (two H200s with NVLink, CUDA 13.0, driver 580):
+ * cudaSetDevice(2) returns cudaErrorInvalidDevice; cudaGetDevice still says
+ * 0, and the allocation that follows succeeds — on GPU 0 (the check on its
+ * device: result_wrong). Nothing is sticky.
  *
  * What a PyTorch user sees: torch.cuda.set_device(2) on two GPUs raises
  *   torch.AcceleratorError: CUDA error: invalid device ordinal
- * (RECORDED-MIRROR)
+ * (recorded with PyTorch 2.11 on two H200s.)
  *
  * Why: ordinals run from 0 to cudaGetDeviceCount() - 1; a failed
  * cudaSetDevice leaves the current device as it was.

@@ -6,7 +6,10 @@
  * (cudaStreamWaitEvent across devices is how GPUs order their work), so
  * recording it there is assumed to be allowed too.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW
+ * What the program sees (two H200s with NVLink, CUDA 13.0, driver 580):
+ * cudaEventRecord returns cudaErrorInvalidResourceHandle at the call; the
+ * event stays unrecorded (cudaEventSynchronize on it returns at once with
+ * cudaSuccess), and both GPUs stay usable.
  *
  * What a PyTorch user sees: torch.cuda.Event records lazily on the first
  * record() and checks the stream's device:

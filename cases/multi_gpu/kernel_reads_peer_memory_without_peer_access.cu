@@ -8,12 +8,16 @@
  * stores do not: GPU 0's page tables map GPU 1's memory only once peer
  * access is enabled.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW
+ * What the program sees (two H200s with NVLink, CUDA 13.0, driver 580): a
+ * clean launch (cudaGetLastError: cudaSuccess), then cudaErrorIllegalAddress
+ * at the synchronize — although cudaDeviceCanAccessPeer says 1 (NVLink). And
+ * the fault does not stay on GPU 0: afterwards cudaMalloc on GPU 1 returns
+ * cudaErrorIllegalAddress as well. The process has lost both GPUs.
  *
  * What a PyTorch user sees: PyTorch checks devices before it launches:
  *   RuntimeError: Expected all tensors to be on the same device, but found
  *   at least two devices, cuda:0 and cuda:1!
- * (RECORDED-MIRROR)
+ * (recorded with PyTorch 2.11 on two H200s: RuntimeError, that message).
  *
  * Why: peer access is a mapping, enabled per direction by
  * cudaDeviceEnablePeerAccess(peer) on the device that reads; NVLink or PCIe

@@ -5,7 +5,12 @@
  * picks the wrong one (an index mix-up, a stream pool shared between GPUs).
  * The code assumes the current device decides where the kernel runs.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW
+ * What the program sees (two H200s with NVLink, CUDA 13.0, driver 580): the
+ * launch is accepted (cudaGetLastError: cudaSuccess) — not refused as the
+ * Programming Guide says — and the kernel runs on the stream's device, GPU 1,
+ * where GPU 0's buffer is not mapped: cudaStreamSynchronize returns
+ * cudaErrorIllegalAddress, and from then on both GPUs fail every call
+ * (cudaMalloc on either: cudaErrorIllegalAddress).
  *
  * What a PyTorch user sees: nothing comparable: torch.cuda.stream() with
  * another device's stream switches the current device for the block, and

@@ -5,7 +5,10 @@
  * whether or not the set-up enabled it (it was not supported, or set-up
  * stopped early).
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW
+ * What the program sees (two H200s with NVLink, CUDA 13.0, driver 580):
+ * cudaDeviceDisablePeerAccess returns cudaErrorPeerAccessNotEnabled, and the
+ * next cudaGetLastError — after a successful cudaMalloc — still returns it.
+ * Nothing is sticky.
  *
  * What a PyTorch user sees: nothing; PyTorch never disables peer access.
  *

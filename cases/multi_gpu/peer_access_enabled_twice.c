@@ -5,7 +5,11 @@
  * peer access for the same pair of GPUs, and treat any status other than
  * cudaSuccess as fatal — or ignore it without clearing it.
  *
- * What the program sees (H200, CUDA 13.0): RECORDED-BELOW
+ * What the program sees (two H200s with NVLink, CUDA 13.0, driver 580): the
+ * second cudaDeviceEnablePeerAccess returns
+ * cudaErrorPeerAccessAlreadyEnabled; a successful cudaMalloc after it leaves
+ * that error in place, and the next cudaGetLastError returns it (then
+ * cudaSuccess). Nothing is sticky.
  *
  * What a PyTorch user sees: a later, unrelated kernel launch raises
  *   torch.AcceleratorError: CUDA error: peer access is already enabled

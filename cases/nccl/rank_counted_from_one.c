@@ -4,7 +4,11 @@
  * The mistake: a rank taken from a 1-based numbering (a job array index,
  * a node number) and passed to ncclCommInitRank unchanged.
  *
- * What the program sees (H200, CUDA 13.0, NCCL 2.28.9): RECORDED-BELOW
+ * What the program sees (two H200s, CUDA 13.0, NCCL 2.28.9 and 2.28.3 alike):
+ * the rank that passed 2 gets ncclInvalidArgument at the call
+ * (ncclGetLastError: "Invalid rank requested : 2/2"); the rank that passed 1
+ * is still ncclInProgress after 15 s (blocking: a hang), and ncclCommAbort
+ * succeeds.
  *
  * What a PyTorch user sees: init_process_group(rank=world_size) is refused
  * by PyTorch's own rendezvous before NCCL is reached (not recorded here).

@@ -4,7 +4,9 @@
  * The mistake: a blocking ncclCommInitRank with no way out. The rank that
  * did join waits for its partner forever; the job hangs instead of failing.
  *
- * What the program sees (H200, CUDA 13.0, NCCL 2.28.9): RECORDED-BELOW
+ * What the program sees (two H200s, CUDA 13.0, NCCL 2.28.9 and 2.28.3 alike):
+ * the rank that joined is still ncclInProgress when its 15 s deadline passes
+ * (blocking: a hang for ever), and ncclCommAbort ends it with ncclSuccess.
  *
  * What a PyTorch user sees: the job stalls at init_process_group or the
  * first collective until the process group's timeout (default 10 minutes

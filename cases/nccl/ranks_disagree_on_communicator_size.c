@@ -5,7 +5,10 @@
  * ranks (a stale environment variable on one node, a job relaunched with
  * fewer processes while one still has the old size).
  *
- * What the program sees (H200, CUDA 13.0, NCCL 2.28.9): RECORDED-BELOW
+ * What the program sees (two H200s, CUDA 13.0, NCCL 2.28.9 and 2.28.3 alike):
+ * nothing reports the disagreement: both ranks are still ncclInProgress when
+ * their 15 s deadline passes (with the blocking API: a hang), and
+ * ncclCommAbort then succeeds on both.
  *
  * What a PyTorch user sees: init_process_group with an inconsistent
  * world_size usually stalls in the rendezvous until its timeout (not

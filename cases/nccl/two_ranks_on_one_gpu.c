@@ -5,7 +5,12 @@
  * launcher's local rank is never turned into cudaSetDevice(local_rank), or
  * more ranks are started than there are GPUs.
  *
- * What the program sees (H200, CUDA 13.0, NCCL 2.28.9): RECORDED-BELOW
+ * What the program sees (two H200s, CUDA 13.0, NCCL 2.28.9 and 2.28.3 alike):
+ * both calls to ncclCommInitRankConfig return ncclInProgress (non-blocking);
+ * within a second ncclCommGetAsyncError turns to ncclInvalidUsage on both
+ * ranks, and ncclGetLastError says "Duplicate GPU detected : rank 0 and rank
+ * 1 both on CUDA device 60" (the other rank: "ncclAsyncJobComplete: job ...
+ * failed, job error 5"). ncclCommAbort then succeeds.
  *
  * What a PyTorch user sees (torch.distributed, NCCL backend, at the first
  * collective or barrier):

@@ -4,7 +4,9 @@
  * The mistake: ncclGetUniqueId called on every rank ("get the id, then
  * init"), with no broadcast of rank 0's id (MPI_Bcast, a file, a TCP store).
  *
- * What the program sees (H200, CUDA 13.0, NCCL 2.28.9): RECORDED-BELOW
+ * What the program sees (two H200s, CUDA 13.0, NCCL 2.28.9 and 2.28.3 alike):
+ * both ncclGetUniqueId calls succeed, and both ranks are still ncclInProgress
+ * after 15 s (blocking: a hang); ncclCommAbort succeeds on both.
  *
  * What a PyTorch user sees: nothing: torch.distributed passes rank 0's id
  * through its store.
