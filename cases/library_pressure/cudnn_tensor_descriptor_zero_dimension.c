@@ -21,7 +21,7 @@
  * References: cuDNN documentation, cudnnSetTensor4dDescriptor
  * (https://docs.nvidia.com/deeplearning/cudnn/api/latest/api/cudnn-graph-library.html#cudnnsettensor4ddescriptor),
  * "CUDNN_STATUS_BAD_PARAM: At least one of the parameters n, c, h, w was
- * negative"; JuliaGPU/CUDA.jl#1477 ("CUDNN: STATUS_BAD_PARAM; Reason:
+ * negative" (0 is refused too, as recorded); JuliaGPU/CUDA.jl#1477 ("CUDNN: STATUS_BAD_PARAM; Reason:
  * dimA[i] <= 0"), LBANN/lbann#390 and Theano/Theano#5341 (an empty batch).
  */
 #include <cudnn.h>

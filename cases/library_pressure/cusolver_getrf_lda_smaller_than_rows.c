@@ -19,13 +19,16 @@
  * error is immediate and not sticky.
  *
  * The fix: lda = the number of rows as stored (>= max(1, m)); for row-major
- * data, factorise the transpose or copy.
+ * data, factorise the transpose or copy. Always read devInfo back: it
+ * carries argument errors as well as singularity.
  *
  * References: cuSOLVER documentation, cusolverDn<t>getrf
  * (https://docs.nvidia.com/cuda/cusolver/#cusolverdn-t-getrf),
  * "CUSOLVER_STATUS_INVALID_VALUE: invalid parameters were passed (m,n<0 or
- * lda<max(1,m))"; JuliaGPU/CUDA.jl#2761 (INVALID_VALUE from a leading
- * dimension cuSOLVER refused).
+ * lda<max(1,m))" — and, for devInfo, "if devInfo = -i, the i-th parameter
+ * is wrong (not counting handle)": the page documents both, the GPU does the
+ * second; JuliaGPU/CUDA.jl#2761 (INVALID_VALUE from a leading dimension
+ * cuSOLVER refused).
  */
 #include <cusolverDn.h>
 #include "atlas_libraries.h"
