@@ -27,8 +27,10 @@
  * Event Behavior": a kernel launch fails if it is issued to a stream that
  * is not associated to the current device
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#stream-and-event-behavior);
- * NVIDIA/cccl#11344 (a stream of one device used while another is current:
- * invalid resource handle).
+ * iowarp/clio-core#735 (CUDA error 700 on multi-GPU hosts only: data
+ * allocated on one device, a kernel run on another); a Stack Overflow answer
+ * quoted in NVIDIA/cccl#11344 (streams created for one GPU, launches from
+ * threads whose current device was another).
  */
 #include "atlas_devices.h"
 
