@@ -117,7 +117,10 @@ struct observed {
 static bool is_success_name(const char *name)
 {
     return strcmp(name, "cudaSuccess") == 0 || strcmp(name, "CUBLAS_STATUS_SUCCESS") == 0
-           || strcmp(name, "CUDA_SUCCESS") == 0 || strcmp(name, "result_correct") == 0;
+           || strcmp(name, "CUDA_SUCCESS") == 0 || strcmp(name, "result_correct") == 0
+           /* the other toolkit libraries' success codes (atlas_libraries.h) */
+           || strcmp(name, "CUSOLVER_STATUS_SUCCESS") == 0 || strcmp(name, "CUFFT_SUCCESS") == 0
+           || strcmp(name, "CUDNN_STATUS_SUCCESS") == 0 || strcmp(name, "ncclSuccess") == 0;
 }
 
 /* Errors of asynchronous work surface at these calls, not at the call that

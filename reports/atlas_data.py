@@ -9,7 +9,8 @@ import re
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS_SCHEMA = "cuda-error-atlas/results/"
 PYTORCH_SCHEMA = "cuda-error-atlas/pytorch/"
-SUCCESS = {"cudaSuccess", "CUBLAS_STATUS_SUCCESS", "CUDA_SUCCESS", "result_correct"}
+SUCCESS = {"cudaSuccess", "CUBLAS_STATUS_SUCCESS", "CUDA_SUCCESS", "result_correct",
+           "CUSOLVER_STATUS_SUCCESS", "CUFFT_SUCCESS", "CUDNN_STATUS_SUCCESS", "ncclSuccess"}
 
 
 class Problem(Exception):

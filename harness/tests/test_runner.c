@@ -95,6 +95,11 @@ int main(int argc, char **argv)
     /* a failure no rule expects */
     CHECK_INT(run_case("helper_records", "", NULL, steps, &end), 1);
     CHECK_CONTAINS(end.out, "no rule: the default expects success");
+    /* the other libraries' success codes are success too (atlas_libraries.h) */
+    CHECK_INT(run_case("helper_records", "", NULL,
+                       "create=CUSOLVER_STATUS_SUCCESS plan=CUFFT_SUCCESS dnn=CUDNN_STATUS_SUCCESS init=ncclSuccess", &end),
+              0);
+    CHECK_INT(run_case("helper_records", "", NULL, "init=ncclInProgress", &end), 1);
 
     /* a step a rule names that never ran */
     CHECK_INT(run_case("helper_records", "helper_case broken sync cudaErrorIllegalAddress cite=doc:t\n", NULL,
