@@ -84,7 +84,7 @@ def replay(results_path, out, runner=DEFAULT_RUNNER):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("results", help="a results file")
     parser.add_argument("dir", help="the folder to write the recordings into (then ATLAS_REPLAY=DIR)")
