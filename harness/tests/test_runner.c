@@ -149,6 +149,15 @@ static bool valid_json(const char *path, const char *check)
     return run(validate, NULL, 30, &end) == 0;
 }
 
+/* A complete run of the stand-in's two variants; the rule makes both match. */
+static void full_run(const char *match, const char *steps)
+{
+    struct atlas_end end;
+    begin();
+    CHECK_INT(run_case_variant("helper_records", match, steps, "broken", &end), 0);
+    CHECK_INT(run_case_variant("helper_records", match, steps, "fixed", &end), 0);
+}
+
 /* Items 1 and 2 of issue 12: a filtered run never replaces the complete
  * results file, and collect fails (writing nothing that supersedes) when a
  * variant ended in a harness error, a part is missing, or nothing ran. */
@@ -169,9 +178,7 @@ static void collect_cases(void)
     struct atlas_end end;
 
     /* a full run: the complete file, with its coverage */
-    begin();
-    CHECK_INT(run_case_variant("helper_records", match, steps, "broken", &end), 0);
-    CHECK_INT(run_case_variant("helper_records", match, steps, "fixed", &end), 0);
+    full_run(match, steps);
     CHECK_INT(collect(&end), 0);
     CHECK_CONTAINS(end.out, "results: ");
     CHECK_CONTAINS(end.out, "test-env.json (complete: 2 of 2 variants)");
@@ -228,9 +235,7 @@ static void collect_cases(void)
     CHECK_STR(read_all(complete), saved);
 
     /* a part older than this run's begin is stale: named and left out */
-    begin();
-    CHECK_INT(run_case_variant("helper_records", match, steps, "broken", &end), 0);
-    CHECK_INT(run_case_variant("helper_records", match, steps, "fixed", &end), 0);
+    full_run(match, steps);
     snprintf(path, sizeof path, "%s/parts/helper_case.fixed.json", work);
     struct utimbuf old = {1000000000, 1000000000};
     utime(path, &old);
@@ -239,9 +244,7 @@ static void collect_cases(void)
     CHECK_STR(read_all(complete), saved);
 
     /* a complete run again: it replaces the complete file and retires the partial overlay */
-    begin();
-    CHECK_INT(run_case_variant("helper_records", match, steps, "broken", &end), 0);
-    CHECK_INT(run_case_variant("helper_records", match, steps, "fixed", &end), 0);
+    full_run(match, steps);
     CHECK_INT(collect(&end), 0);
     CHECK(access(partial, F_OK) != 0);
 
