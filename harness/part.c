@@ -195,7 +195,8 @@ static void write_truncated(FILE *f, const struct atlas_run *run)
     } cuts[] = {
         {"stdout_tail", run->end->out_cut},         {"stderr_tail", run->end->err_cut},
         {"quantities", run->o->dropped_quantities}, {"notes", run->o->dropped_notes},
-        {"record_fields", run->o->cut_bytes},       {"mismatches", run->j->dropped_mismatches},
+        {"record_fields", run->o->cut_bytes},       {"record_lines", run->o->unreadable_lines},
+        {"mismatches", run->j->dropped_mismatches},
         {"unreached", run->j->dropped_unreached},   {"repeats", run->repeats_requested - run->repeats},
     };
     atlas_json_key(f, "truncated", false);

@@ -100,8 +100,10 @@ int atlas_record_read(const char *path, struct atlas_observed *o)
                 field[n++] = p + 1;
             }
         int want = atlas_record_fields(field[0]);
-        if (want < 0 || n - 1 < want)
-            continue; /* a kind from a later format, or a line cut short by a crash */
+        if (want < 0 || n - 1 < want) { /* a kind from a later format, or a line cut short by a crash */
+            o->unreadable_lines++;
+            continue;
+        }
         if (strcmp(field[0], "format") == 0) {
             take(o->format, sizeof o->format, field[1], &o->cut_bytes);
         } else if (strcmp(field[0], "call") == 0) {

@@ -21,7 +21,9 @@
  *   cut          BYTES                (the line before lost BYTES to the
  *                                      ATLAS_RECORD_LINE limit)
  *
- * A reader skips kinds it does not know, so kinds can be added.
+ * A reader skips (and counts) lines of kinds it does not know, or with fewer
+ * fields than their kind takes (a crash mid-line, a program built for
+ * another format), so kinds can be added and nothing is lost silently.
  */
 #ifndef ATLAS_RECORD_H
 #define ATLAS_RECORD_H
@@ -72,6 +74,7 @@ struct atlas_observed {
     char format[64];                  /* the format line, "" when absent */
     int dropped_quantities, dropped_notes; /* records beyond the caps above */
     long cut_bytes;                   /* bytes lost from fields, by the writer or here */
+    int unreadable_lines;             /* lines of no known kind, or with too few fields */
 };
 
 /* Reads a record file into o (zeroed first). A file that does not exist is

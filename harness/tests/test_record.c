@@ -48,6 +48,7 @@ int main(int argc, char **argv)
     CHECK_INT(atlas_record_read(path, &o), 0);
     CHECK_STR(o.format, ATLAS_RECORD_FORMAT);
     CHECK_INT(o.nsteps, 2);
+    CHECK_INT(o.unreadable_lines, 1); /* the future kind */
     CHECK_STR(o.steps[0].name, "CUBLAS_STATUS_INVALID_VALUE");
     CHECK_STR(o.steps[0].text, "cublasSgemm(h, N) "); /* tabs and newlines become spaces */
     CHECK_INT(o.steps[0].code, 7);
@@ -69,6 +70,7 @@ int main(int argc, char **argv)
     fclose(f);
     CHECK_INT(atlas_record_read(path, &o), 0);
     CHECK_INT(o.nsteps, 0);
+    CHECK_INT(o.unreadable_lines, 1); /* and counted */
     atlas_observed_free(&o);
     return check_report();
 }

@@ -350,6 +350,23 @@ int main(int argc, char **argv)
     CHECK_INT(run_case("helper_skips", "", NULL, NULL, &end), 77);
     CHECK_CONTAINS(end.out, "skip: needs two GPUs");
 
+    /* a case whose library the build did not find: registered, and skipped with the reason */
+    {
+        char fp[1200], parts[1200], rules[1200];
+        snprintf(fp, sizeof fp, "%s/fingerprint.txt", work);
+        snprintf(parts, sizeof parts, "%s/parts", work);
+        snprintf(rules, sizeof rules, "%s/rules1", work);
+        char *argv[] = {runner, "case", "--case", "helper_case", "--variant", "broken", "--rules", rules,
+                        "--fingerprint", fp, "--parts", parts, "--skip-reason",
+                        "needs libcudnn, which the build did not find", "--", "/nonexistent/case", NULL};
+        atlas_run_process(argv, NULL, 30, &end);
+        CHECK_STR(end.text, "exit:77");
+        CHECK_CONTAINS(end.out, "helper_case broken: skip: needs libcudnn, which the build did not find");
+        snprintf(path, sizeof path, "%s/helper_case.broken.json", parts);
+        CHECK_CONTAINS(read_all(path), "{\"verdict\":\"skip\",\"case\":\"helper_case\"");
+        CHECK_CONTAINS(read_all(path), "\"skip_reason\":\"needs libcudnn, which the build did not find\"");
+    }
+
     /* a case that cannot start is a harness error, and still in the results */
     CHECK_INT(run_case("helper_does_not_exist", "", NULL, NULL, &end), 99);
     CHECK_CONTAINS(end.out, "harness error: the case could not be started: cannot run ");
