@@ -1,5 +1,5 @@
 /* results.h — writing the results: one run's part (part.c) and the results
- * file collected from every part (collect.c). The results file's schema is
+ * file collected from every part (collect.c), and the commands that do it. The results file's schema is
  * README.md's "The results file"; this is its one writer.
  *
  * The state folder a run keeps (--parts DIR):
@@ -44,15 +44,18 @@ struct atlas_run {
 void atlas_write_part(FILE *f, const struct atlas_run *run);
 void atlas_write_summary(FILE *f, const struct atlas_run *run);
 
-/* The commands that keep the state folder: see runner.c's usage. */
+/* The commands (runner.c's usage says what they take). */
+int atlas_case(int argc, char **argv);
 int atlas_begin(int argc, char **argv);
 int atlas_collect(int argc, char **argv);
 int atlas_show_summary(int argc, char **argv);
 
-/* Shared by the commands. */
+/* Shared by the commands: options before "--", files. */
+bool atlas_has_flag(int argc, char **argv, const char *name);
 const char *atlas_opt(int argc, char **argv, const char *name, const char *fallback);
 const char *atlas_need(int argc, char **argv, const char *name);
 void atlas_make_dir(const char *path);
 void atlas_read_text(const char *path, char *into, size_t size);
+bool atlas_ends_with(const char *name, const char *suffix);
 
 #endif
