@@ -18,6 +18,8 @@ import os
 import subprocess
 import sys
 
+from draft_rules import readable_runs
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_RUNNER = os.path.join(ROOT, "build", "run", "atlas-run")
 
@@ -28,13 +30,14 @@ def write(path, text):
 
 
 def text(value):
-    return str(value if value is not None else "")
+    """A field as one line of text (None is empty)."""
+    return str(value if value is not None else "").replace("\n", " ").replace("\r", " ")
 
 
 def records(run):
     """The arguments of `atlas-run record` for one run, in recorded order."""
     args = []
-    steps = run.get("steps") or []
+    steps = [step for step in run.get("steps") or [] if isinstance(step, dict)]
     probe = next((i for i, s in enumerate(steps) if s.get("step") == "probe"), len(steps))
     for i, step in enumerate(steps):
         # the harness's own line, recorded when the variant returned, before the probe
@@ -47,9 +50,11 @@ def records(run):
                  text(step.get("name")), "1" if success else "0", text(step.get("call"))]
     if probe == len(steps) and (run.get("end") or {}).get("reached_end_of_variant"):
         args.append("variant_end")
-    for name, quantity in (run.get("quantities") or {}).items():
-        args += ["quantity", text(name), text((quantity or {}).get("value")), text((quantity or {}).get("unit"))]
-    for note in run.get("notes") or []:
+    quantities = run.get("quantities") if isinstance(run.get("quantities"), dict) else {}
+    for name, quantity in quantities.items():
+        quantity = quantity if isinstance(quantity, dict) else {"value": quantity}
+        args += ["quantity", text(name), text(quantity.get("value")), text(quantity.get("unit"))]
+    for note in run.get("notes") if isinstance(run.get("notes"), list) else []:
         args += ["note", text(note)]
     if run.get("skip_reason"):
         args += ["skip", text(run["skip_reason"])]
@@ -58,21 +63,35 @@ def records(run):
 
 def fingerprint(results, results_path):
     environment = dict(results["environment"])
-    env = environment.pop("env", {}) or {}
-    libraries = environment.pop("libraries", []) or []
-    lines = ["%s=%s" % (k, v) for k, v in environment.items() if k != "replayed_from"]
-    lines += ["env.%s=%s" % (k, v) for k, v in env.items()]
-    lines += ["library.%s=%s" % (lib.get("name"), lib.get("path") or "none") for lib in libraries]
+    env = environment.pop("env", None)
+    libraries = environment.pop("libraries", None)
+    env = env if isinstance(env, dict) else {}
+    libraries = [lib for lib in libraries if isinstance(lib, dict)] if isinstance(libraries, list) else []
+    lines = ["%s=%s" % (k, text(v)) for k, v in environment.items() if k != "replayed_from"]
+    lines += ["env.%s=%s" % (k, text(v)) for k, v in env.items()]
+    lines += ["library.%s=%s" % (text(lib.get("name")), lib.get("path") or "none") for lib in libraries]
     lines.append("replayed_from=%s" % os.path.relpath(os.path.abspath(results_path)))
     return "\n".join(lines) + "\n"
 
 
-def replay(results_path, out, runner=DEFAULT_RUNNER):
+def replay(results_path, out, runner=DEFAULT_RUNNER, problems=None):
+    """Writes the recordings; returns how many runs could be replayed (the others are named in problems)."""
+    problems = [] if problems is None else problems
     with open(results_path, encoding="utf-8") as f:
         results = json.load(f)
+    runs = readable_runs(results, results_path, problems)
+    if not isinstance(results.get("environment") if isinstance(results, dict) else None, dict):
+        problems.append("%s: field 'environment' is not an object: there is no fingerprint to replay" % results_path)
+        return 0
     os.makedirs(out, exist_ok=True)
     write(os.path.join(out, "fingerprint.txt"), fingerprint(results, results_path))
-    for run in results["runs"]:
+    count = 0
+    for i, run in enumerate(runs):
+        if not isinstance(run["end"].get("outcome"), str):
+            problems.append("%s: run %s/%s: field 'end.outcome' is %r, not a process end; left out"
+                            % (results_path, run["case"], run["variant"], run["end"].get("outcome")))
+            continue
+        count += 1
         stem = os.path.join(out, "%s.%s" % (run["case"], run["variant"]))
         if os.path.exists(stem + ".record"):
             os.remove(stem + ".record")
@@ -80,7 +99,7 @@ def replay(results_path, out, runner=DEFAULT_RUNNER):
         write(stem + ".end", "%s %s %s\n" % (run["end"]["outcome"], run.get("seconds", 0), run["end"].get("code", 0)))
         write(stem + ".stdout", run.get("stdout_tail") or "")
         write(stem + ".stderr", run.get("stderr_tail") or "")
-    return len(results["runs"])
+    return count
 
 
 def main(argv=None):
@@ -94,10 +113,15 @@ def main(argv=None):
     if not os.access(args.atlas_run, os.X_OK):
         sys.exit("replay: %s is not there: build first (cmake --workflow --preset run) or give --atlas-run"
                  % args.atlas_run)
+    problems = []
     try:
-        count = replay(args.results, args.dir, args.atlas_run)
-    except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as error:
+        count = replay(args.results, args.dir, args.atlas_run, problems)
+    except (OSError, ValueError, subprocess.CalledProcessError) as error:
         sys.exit("replay: cannot replay %s: %s" % (args.results, error))
+    for problem in problems:
+        print("replay: " + problem, file=sys.stderr)
+    if count == 0:
+        sys.exit("replay: nothing could be replayed from %s" % args.results)
     print("%d runs of %s ready to judge again: ATLAS_REPLAY=%s ctest --preset run" % (count, args.results, args.dir))
 
 

@@ -23,6 +23,20 @@ def results(environment, runs):
     return {"schema": "cuda-error-atlas/results/1", "environment": environment, "runs": runs}
 
 
+def tool(script, content, *extra, keep=None):
+    """Runs reports/SCRIPT on a results file holding content (an object, or raw text) in a
+    temporary folder (keep: this folder instead); "{dir}" in extra names that folder."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = keep or tmp
+        path = os.path.join(folder, "r.json")
+        with open(path, "w") as f:
+            f.write(content if isinstance(content, str) else json.dumps(content))
+        if script == "replay.py":
+            extra = ("{dir}", "--atlas-run", os.path.join(ARGS.build, "atlas-run")) + extra
+        return run(sys.executable, os.path.join(ARGS.source, "reports", script), path,
+                   *[a.replace("{dir}", folder) for a in extra])
+
+
 def mismatch_run(case="lda_smaller_than_rows", variant="broken"):
     return {"verdict": "mismatch", "case": case, "family": "blas_args", "variant": variant, "seconds": 0.1,
             "end": {"outcome": "exit:0", "code": 0, "verdict": "match", "reached_end_of_variant": True},
@@ -36,13 +50,9 @@ def mismatch_run(case="lda_smaller_than_rows", variant="broken"):
 class Replay(unittest.TestCase):
     def test_records_go_through_the_one_writer(self):
         with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "r.json")
             env = {"id": "x", "driver": "none", "env": {"CUDA_LAUNCH_BLOCKING": "<unset>"},
                    "libraries": [{"name": "libcudart", "path": "/l/libcudart.so.13", "version": "13"}]}
-            with open(path, "w") as f:
-                json.dump(results(env, [mismatch_run()]), f)
-            done = run(sys.executable, os.path.join(ARGS.source, "reports", "replay.py"), path, tmp,
-                       "--atlas-run", os.path.join(ARGS.build, "atlas-run"))
+            done = tool("replay.py", results(env, [mismatch_run()]), keep=tmp)
             self.assertEqual(done.returncode, 0, done.stderr)
             with open(os.path.join(tmp, "lda_smaller_than_rows.broken.record")) as f:
                 lines = f.read().splitlines()
@@ -62,15 +72,36 @@ class Replay(unittest.TestCase):
         self.assertNotEqual(done.returncode, 0)
         self.assertIn("/nonexistent/atlas-run is not there", done.stderr)
         self.assertNotIn("Traceback", done.stderr)
+        done = run(sys.executable, os.path.join(ARGS.source, "reports", "replay.py"), "/nonexistent/r.json", "out",
+                   "--atlas-run", os.path.join(ARGS.build, "atlas-run"))
+        self.assertIn("cannot replay /nonexistent/r.json: [Errno 2] No such file or directory", done.stderr)
+        self.assertNotIn("Traceback", done.stderr)
+
+
+    def test_bad_runs_are_named_and_the_rest_replayed(self):
+        runs = [mismatch_run(), {"case": None, "variant": "broken", "family": "f"},
+                dict(mismatch_run(variant="fixed"), steps="not a list", end={"outcome": None}), 7]
+        done = tool("replay.py", results({"id": "x", "env": None, "libraries": "x"}, runs))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("run 2: field 'case' is None, not a name; left out", done.stderr)
+        self.assertIn("run 3 (lda_smaller_than_rows/fixed): field 'steps' is 'not a list', not a list", done.stderr)
+        self.assertIn("field 'end.outcome' is None, not a process end; left out", done.stderr)
+        self.assertIn("run 4: not an object", done.stderr)
+        self.assertIn("1 runs of", done.stdout)
+        self.assertNotIn("Traceback", done.stderr)
+
+    def test_nothing_readable_is_a_failure(self):
+        for script in ("replay.py", "draft_rules.py"):
+            done = tool(script, {"schema": "cuda-error-atlas/results/9", "runs": []})
+            self.assertNotEqual(done.returncode, 0, script)
+            self.assertIn("schema 'cuda-error-atlas/results/9' is not cuda-error-atlas/results/1", done.stderr)
+            self.assertIn("nothing could be", done.stderr)
+            self.assertNotIn("Traceback", done.stderr)
 
 
 class DraftRules(unittest.TestCase):
     def draft(self, environment, *options):
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "r.json")
-            with open(path, "w") as f:
-                json.dump(results(environment, [mismatch_run()]), f)
-            return run(sys.executable, os.path.join(ARGS.source, "reports", "draft_rules.py"), path, *options)
+        return tool("draft_rules.py", results(environment, [mismatch_run()]), *options)
 
     def test_a_no_driver_run_drafts_driver_none_rules(self):
         done = self.draft({"id": "no-driver_x", "driver": "none", "mode": "default"})
@@ -92,15 +123,19 @@ class DraftRules(unittest.TestCase):
         done = self.draft({"id": "g", "driver": "580.159.04"}, "--unconditional")
         self.assertNotIn("warning", done.stderr)
 
+    def test_a_bad_run_is_named_and_the_rest_drafted(self):
+        done = tool("draft_rules.py", results({"driver": "none"}, [{"case": 3, "family": "f", "variant": "broken"},
+                                                                   mismatch_run()]))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("r.json: run 1: field 'case' is 3, not a name; left out", done.stderr)
+        self.assertIn("lda_smaller_than_rows  broken  create", done.stdout)
+
     def test_bad_input_is_named_without_a_traceback(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "bad.json")
-            with open(path, "w") as f:
-                f.write("{not json")
-            done = run(sys.executable, os.path.join(ARGS.source, "reports", "draft_rules.py"), path)
-            self.assertNotEqual(done.returncode, 0)
-            self.assertIn("cannot read %s" % path, done.stderr)
-            self.assertNotIn("Traceback", done.stderr)
+        done = tool("draft_rules.py", "{not json")
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("cannot read ", done.stderr)
+        self.assertIn("r.json: Expecting property name", done.stderr)
+        self.assertNotIn("Traceback", done.stderr)
 
 
 class Help(unittest.TestCase):
