@@ -77,7 +77,6 @@ class Replay(unittest.TestCase):
         self.assertIn("cannot replay /nonexistent/r.json: [Errno 2] No such file or directory", done.stderr)
         self.assertNotIn("Traceback", done.stderr)
 
-
     def test_bad_runs_are_named_and_the_rest_replayed(self):
         runs = [mismatch_run(), {"case": None, "variant": "broken", "family": "f"},
                 dict(mismatch_run(variant="fixed"), steps="not a list", end={"outcome": None}), 7]
