@@ -212,7 +212,9 @@ int atlas_case(int argc, char **argv)
         if (strcmp(argv[i], "--") == 0)
             binary = argv[i + 1];
     if (c.repeats < 1 || c.repeats > ATLAS_MAX_REPEATS) {
-        snprintf(j.error, sizeof j.error, "--repeat (or $ATLAS_REPEAT) takes 1 to %d", ATLAS_MAX_REPEATS);
+        snprintf(j.error, sizeof j.error, "--repeat (or $ATLAS_REPEAT) takes 1 to %d, not %d", ATLAS_MAX_REPEATS,
+                 c.repeats);
+        run.repeats_requested = 1;
     } else if (!binary) {
         snprintf(j.error, sizeof j.error, "atlas-run case: name the case's program after --");
     } else if (skip_reason) { /* registered, but it could not be built here */

@@ -105,6 +105,12 @@ static void time_limits(void)
     CHECK_CONTAINS(part, "\"truncated\":{\"repeats\":");
     CHECK_CONTAINS(end.out, "ended with timeout");
 
+    /* a repeat count out of range is a harness error, recorded like any other */
+    char too_many[] = "ATLAS_REPEAT=500", *env3[] = {too_many, NULL};
+    CHECK_INT(run(argv, env3, 8, &end), 99);
+    CHECK_CONTAINS(end.out, "harness error: --repeat (or $ATLAS_REPEAT) takes 1 to 100, not 500");
+    CHECK_CONTAINS(read_all(path), "\"truncated\":{}");
+
     /* ATLAS_TIMEOUT_MULTIPLIER past the budget: the one run's limit is cut to fit */
     char multiplier[] = "ATLAS_TIMEOUT_MULTIPLIER=30", *env2[] = {multiplier, NULL};
     argv[15] = "4";
