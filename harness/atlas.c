@@ -1,8 +1,8 @@
 /* atlas.c — the support library: record, note, skip, probe. See atlas.h. */
 #define _GNU_SOURCE
 #include "atlas.h"
+#include "record.h"
 
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,35 +11,20 @@
 
 static int record_fd = -2; /* -2: not opened yet, -1: no record file */
 
-/* One record is one line of tab-separated fields written by one write(2). */
-static void emit(const char *kind, int nfields, const char *fields[])
+/* The record format and its writer are record.h's. */
+static void emit(const char *kind, int nfields, const char *const fields[])
 {
-    if (record_fd == -2) {
-        const char *path = getenv("ATLAS_RECORD");
-        record_fd = path && *path ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
-    }
-    if (record_fd < 0)
-        return;
-    char line[4096];
-    size_t n = 0;
-    for (const char *p = kind; *p && n < sizeof line - 2; p++)
-        line[n++] = *p;
-    for (int i = 0; i < nfields; i++) {
-        line[n++] = '\t';
-        for (const char *p = fields[i] ? fields[i] : ""; *p && n < sizeof line - 2; p++)
-            line[n++] = (*p == '\t' || *p == '\n' || *p == '\r') ? ' ' : *p;
-    }
-    line[n++] = '\n';
-    ssize_t written = write(record_fd, line, n);
-    (void)written; /* nowhere better to report a failed record than the missing line */
+    if (record_fd == -2)
+        record_fd = atlas_record_open(getenv("ATLAS_RECORD"));
+    atlas_record_write(record_fd, kind, nfields, fields);
 }
 
 bool atlas_record_call(const char *step, const char *api, const char *text,
                        long code, const char *name, bool success)
 {
-    char number[32];
-    snprintf(number, sizeof number, "%ld", code);
-    emit("call", 5, (const char *[]){step, api, number, name, text});
+    if (record_fd == -2)
+        record_fd = atlas_record_open(getenv("ATLAS_RECORD"));
+    atlas_record_write_call(record_fd, step, api, code, name, success, text);
     printf("[%s] %s -> %s (%ld)\n", step, text, name, code);
     fflush(stdout);
     return success;
@@ -71,7 +56,7 @@ void atlas_quantity(const char *name, double value, const char *unit)
 {
     char number[64];
     snprintf(number, sizeof number, "%.17g", value);
-    emit("quantity", 3, (const char *[]){name, number, unit});
+    emit("quantity", 3, (const char *const[]){name, number, unit});
     printf("[quantity] %s = %s %s\n", name, number, unit);
     fflush(stdout);
 }
@@ -83,14 +68,14 @@ void atlas_note(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    emit("note", 1, (const char *[]){text});
+    emit("note", 1, (const char *const[]){text});
     printf("[note] %s\n", text);
     fflush(stdout);
 }
 
 void atlas_skip(const char *reason)
 {
-    emit("skip", 1, (const char *[]){reason});
+    emit("skip", 1, (const char *const[]){reason});
     printf("[skip] %s\n", reason);
     fflush(stdout);
     exit(77);
@@ -159,8 +144,14 @@ int atlas_main(int argc, char **argv, atlas_variant_fn fixed, atlas_variant_fn b
     else if (argc == 2 && strcmp(argv[1], "broken") == 0)
         run = broken;
     if (!run) {
-        fprintf(stderr, "usage: %s fixed|broken\n", argv[0]);
-        return 2;
+        bool help = argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0);
+        fprintf(help ? stdout : stderr,
+                "usage: %s fixed|broken\n"
+                "Runs one variant of this case, then probes whether the CUDA context is still usable.\n"
+                "Prints each recorded call; with $ATLAS_RECORD set (the runner sets it), also writes\n"
+                "the records there (format: harness/record.h). Default: no record file.\n",
+                argv[0]);
+        return help ? 0 : 2;
     }
     run();
     emit("variant_end", 0, NULL);

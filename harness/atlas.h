@@ -13,9 +13,9 @@
  *   ATLAS_CASE(fixed, broken)    the case's main: runs one variant, then probes
  *                                whether the CUDA context is still usable
  *
- * Records go to the file named by $ATLAS_RECORD (one line each, written with
- * a single write(2), so a crash loses nothing already recorded) and, readable,
- * to stdout.
+ * Records go to the file named by $ATLAS_RECORD, in the format record.h
+ * describes (one line each, written with a single write(2), so a crash loses
+ * nothing already recorded) and, readable, to stdout.
  */
 #ifndef ATLAS_H
 #define ATLAS_H
@@ -29,8 +29,9 @@ extern "C" {
 #endif
 
 /* Record one API call: its step name (what rules refer to), its API family
- * ("cuda", "cublas", "cu"), the call's text, and its numeric and symbolic
- * status. Returns true when the status is the family's success code. */
+ * ("cuda", "cublas", "cu"), the call's text, its numeric and symbolic status,
+ * and whether that status is the family's success code (recorded as given,
+ * and returned). */
 bool atlas_record_call(const char *step, const char *api, const char *text,
                        long code, const char *name, bool success);
 

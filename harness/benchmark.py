@@ -39,9 +39,11 @@ def corpus(build, jobs):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--build", default=os.path.join(ROOT, "build", "run"))
-    parser.add_argument("--jobs", type=int, default=8)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--build", default=os.path.relpath(os.path.join(ROOT, "build", "run")),
+                        help="a built corpus")
+    parser.add_argument("--jobs", type=int, default=8, help="CTest's parallelism for the parallel run")
     parser.add_argument("--json", help="also write the figures here")
     args = parser.parse_args()
 

@@ -6,14 +6,22 @@
  *
  * No GPU is needed: these are host functions. `explain` uses the table to
  * turn a message's text back into the status behind it. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc > 1) {
+        bool help = strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0;
+        fprintf(help ? stdout : stderr, "usage: atlas-error-names\n"
+                "Prints every CUDA runtime (codes 0-1099) and cuBLAS (0-63) status this toolkit knows, with its\n"
+                "text: API, code, name, text, tab-separated. Needs no GPU.\n");
+        return help ? 0 : 2;
+    }
     for (int code = 0; code < 1100; code++) {
         const char *name = cudaGetErrorName((cudaError_t)code);
         if (name && strncmp(name, "cuda", 4) == 0)

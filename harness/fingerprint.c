@@ -4,10 +4,18 @@
  * evaluated against it. "No driver" and "no device" are fingerprints too, so
  * nothing here may fail hard: the driver and NVML are loaded at run time, and
  * each field falls back to "none" when what it reads is not there.
+ *
+ *   atlas-fingerprint [--help]
+ *
+ * It reads $ATLAS_MODE, CUDA_LAUNCH_BLOCKING, CUDA_MODULE_LOADING and
+ * CUBLAS_WORKSPACE_CONFIG for the run mode (default: "default").
  */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dlfcn.h>
+#include <limits.h>
+#include <link.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,8 +90,47 @@ static const char *run_mode(void)
     return "default";
 }
 
-int main(void)
+/* Which files of the libraries the environment is named after were really
+ * loaded (after the calls above: the driver and NVML are opened lazily),
+ * as library.NAME=PATH lines; collect turns them into "libraries". */
+static const char *const watched_libraries[] = {"libcudart", "libcublas", "libcublasLt", "libcuda", "libnvidia-ml"};
+static char loaded[sizeof watched_libraries / sizeof *watched_libraries][PATH_MAX];
+
+static int note_library(struct dl_phdr_info *info, size_t size, void *data)
 {
+    (void)size, (void)data;
+    const char *base = strrchr(info->dlpi_name, '/');
+    base = base ? base + 1 : info->dlpi_name;
+    for (size_t i = 0; i < sizeof watched_libraries / sizeof *watched_libraries; i++) {
+        size_t n = strlen(watched_libraries[i]);
+        if (strncmp(base, watched_libraries[i], n) == 0 && strncmp(base + n, ".so", 3) == 0 && !loaded[i][0]
+            && !realpath(info->dlpi_name, loaded[i]))
+            snprintf(loaded[i], sizeof loaded[i], "%s", info->dlpi_name);
+    }
+    return 0;
+}
+
+static void put_libraries(void)
+{
+    dl_iterate_phdr(note_library, NULL);
+    char key[64];
+    for (size_t i = 0; i < sizeof watched_libraries / sizeof *watched_libraries; i++) {
+        snprintf(key, sizeof key, "library.%s", watched_libraries[i]);
+        put(key, loaded[i][0] ? loaded[i] : "none");
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1) {
+        bool help = strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0;
+        fprintf(help ? stdout : stderr,
+                "usage: atlas-fingerprint\n"
+                "Prints what this environment is as key=value lines: driver (NVML, else /proc), CUDA versions,\n"
+                "cuBLAS, GPU, run mode, the library files loaded, and the id that names its results file.\n"
+                "Needs no GPU or driver: what is missing reads \"none\".\n");
+        return help ? 0 : 2;
+    }
     char driver[96];
     const char *driver_source;
     driver_version(driver, sizeof driver, &driver_source);
@@ -177,12 +224,17 @@ int main(void)
         put("arch", u.machine);
     }
 
-    /* The id names the results file: GPU, driver, runtime, cuBLAS, mode. */
+    put_libraries();
+
+    /* The id names the results file: GPU (and how many), driver, runtime,
+     * cuBLAS, mode. */
     char who[320];
     if (strcmp(driver, "none") == 0 && driver_cuda == 0)
         snprintf(who, sizeof who, "no-driver");
     else if (strcmp(gpu, "none") == 0)
         snprintf(who, sizeof who, "no-device_driver-%s", driver);
+    else if (count > 1)
+        snprintf(who, sizeof who, "%dx-%s_driver-%s", count, gpu, driver);
     else
         snprintf(who, sizeof who, "%s_driver-%s", gpu, driver);
     /* CUDA 11's cudaRuntimeGetVersion answers nothing without a driver; the

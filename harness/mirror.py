@@ -13,6 +13,10 @@ import traceback
 
 def run(fixed, broken):
     variant = sys.argv[1] if len(sys.argv) == 2 else ""
+    if variant in ("-h", "--help"):
+        print("usage: %s fixed|broken\nMakes the case's mistake (broken) or not (fixed) through PyTorch and prints\n"
+              "one JSON line: the exception raised (type, message, where) or none." % sys.argv[0])
+        sys.exit(0)
     if variant not in ("fixed", "broken"):
         sys.exit("usage: %s fixed|broken" % sys.argv[0])
     import torch

@@ -40,20 +40,20 @@ double atlas_timeout_multiplier(void)
     return m > 0 ? m : 1.0;
 }
 
-/* Keep the last ATLAS_TAIL bytes of a stream. */
-static void keep_tail(char *tail, int *cut, const char *data, size_t n)
+/* Keep the last ATLAS_TAIL bytes of a stream, counting what is dropped. */
+static void keep_tail(char *tail, long *cut, const char *data, size_t n)
 {
     size_t have = strlen(tail);
     if (n > ATLAS_TAIL) {
+        *cut += (long)(n - ATLAS_TAIL);
         data += n - ATLAS_TAIL;
         n = ATLAS_TAIL;
-        *cut = 1;
     }
     if (have + n > ATLAS_TAIL) {
         size_t drop = have + n - ATLAS_TAIL;
         memmove(tail, tail + drop, have - drop);
         have -= drop;
-        *cut = 1;
+        *cut += (long)drop;
     }
     memcpy(tail + have, data, n);
     tail[have + n] = '\0';
@@ -61,7 +61,7 @@ static void keep_tail(char *tail, int *cut, const char *data, size_t n)
 
 /* Read what is there; returns 0 at end of stream. Bytes that are not text
  * (a NUL) become '?' so the tail stays a C string. */
-static int drain(int fd, char *tail, int *cut)
+static int drain(int fd, char *tail, long *cut)
 {
     char buf[4096];
     ssize_t n = read(fd, buf, sizeof buf);

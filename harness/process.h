@@ -17,7 +17,7 @@ struct atlas_end {
     char text[64];       /* "exit:0", "signal:SIGSEGV", "timeout" — as rules write it */
     char out[ATLAS_TAIL + 1]; /* the last bytes of stdout */
     char err[ATLAS_TAIL + 1]; /* the last bytes of stderr */
-    int out_cut, err_cut;     /* whether earlier output was dropped */
+    long out_cut, err_cut;    /* bytes of earlier output dropped to keep the tails */
 };
 
 /* Runs argv[0] (looked up on PATH if it has no '/') with argv, adding the NAME=VALUE strings of extra_env to the

@@ -32,10 +32,12 @@ def fingerprint(program):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--timeout", type=float, default=120)
-    parser.add_argument("--fingerprint-program", default=os.path.join(ROOT, "build", "run", "atlas-fingerprint"))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--out", required=True, help="the folder for the results file")
+    parser.add_argument("--timeout", type=float, default=120, help="seconds one mirror may run")
+    parser.add_argument("--fingerprint-program", default=os.path.relpath(os.path.join(ROOT, "build", "run", "atlas-fingerprint")),
+                        help="the built atlas-fingerprint, for the environment")
     args = parser.parse_args()
     environment = fingerprint(args.fingerprint_program)
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "harness"))

@@ -12,6 +12,10 @@
 # packages are unpacked (dpkg -x), never configured.
 set -euo pipefail
 
+if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
+  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+  exit 0
+fi
 version=${2:?usage: toolkit.sh fetch|runtime VERSION [DIR]}
 prefix=/opt/cuda-$version
 case $version in

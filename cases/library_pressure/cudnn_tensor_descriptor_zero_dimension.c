@@ -31,7 +31,7 @@ static void describe_batch_of(int n)
 {
     cudnnTensorDescriptor_t desc;
     atlas_quantity("cudnn_version", (double)cudnnGetVersion(), "cudnnGetVersion");
-    if (!ATLAS_CUDNN("create", cudnnCreateTensorDescriptor(&desc)))
+    if (!ATLAS_CUDNN("descriptor", cudnnCreateTensorDescriptor(&desc)))
         return;
     ATLAS_CUDNN("set", cudnnSetTensor4dDescriptor(desc, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, n, 3, 8, 8));
     ATLAS_CUDNN("destroy", cudnnDestroyTensorDescriptor(desc));

@@ -60,11 +60,23 @@ int main(int argc, char **argv)
     CHECK_CONTAINS(id, "_default");
     CHECK_STR(field(end.out, "env.CUDA_LAUNCH_BLOCKING"), "<unset>");
 
+    /* the library files really loaded: the runtime and cuBLAS, never a driver here */
+    CHECK_CONTAINS(field(end.out, "library.libcudart"), "/libcudart.so.");
+    CHECK(access(field(end.out, "library.libcudart"), R_OK) == 0);
+    CHECK_CONTAINS(field(end.out, "library.libcublas"), "/libcublas.so.");
+    CHECK_CONTAINS(field(end.out, "library.libcublasLt"), "/libcublasLt.so.");
+    CHECK_STR(field(end.out, "library.libcuda"), "none");
+
     /* the mode follows the variables that change behaviour */
     char blocking[] = "CUDA_LAUNCH_BLOCKING=1";
     char *env[] = {blocking, NULL};
     CHECK_INT(atlas_run_process(args, env, 60, &end), 0);
     CHECK_STR(field(end.out, "mode"), "launch_blocking");
     CHECK_STR(field(end.out, "env.CUDA_LAUNCH_BLOCKING"), "1");
+    char help[] = "--help";
+    char *with_help[] = {argv[1], help, NULL};
+    CHECK_INT(atlas_run_process(with_help, NULL, 60, &end), 0);
+    CHECK_STR(end.text, "exit:0");
+    CHECK_CONTAINS(end.out, "usage: atlas-fingerprint");
     return check_report();
 }

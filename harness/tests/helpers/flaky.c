@@ -1,6 +1,9 @@
 /* Records a different status on every other run (a counter in a file). */
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "record.h"
+
 int main(void)
 {
     const char *counter = getenv("HELPER_COUNTER");
@@ -14,9 +17,8 @@ int main(void)
     c = fopen(counter, "w");
     fprintf(c, "%d\n", n + 1);
     fclose(c);
-    FILE *f = fopen(getenv("ATLAS_RECORD"), "a");
-    fprintf(f, "call\tsync\tcuda\t%d\t%s\tcudaDeviceSynchronize()\n", n % 2 ? 700 : 0,
-            n % 2 ? "cudaErrorIllegalAddress" : "cudaSuccess");
-    fclose(f);
+    int fd = atlas_record_open(getenv("ATLAS_RECORD"));
+    atlas_record_write_call(fd, "sync", "cuda", n % 2 ? 700 : 0, n % 2 ? "cudaErrorIllegalAddress" : "cudaSuccess",
+                            n % 2 == 0, "cudaDeviceSynchronize()");
     return 0;
 }

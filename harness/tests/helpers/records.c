@@ -1,13 +1,16 @@
-/* A stand-in case that needs no GPU: records the steps named on its command
- * line after the variant ("step=STATUS ..."), prints a cuBLAS-style message,
- * then exits with 0. */
+/* A stand-in case that needs no GPU: records the steps named in
+ * $HELPER_STEPS ("step=STATUS ...", success when STATUS is a success name),
+ * prints a cuBLAS-style message, then exits with 0. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "record.h"
+
 int main(int argc, char **argv)
 {
     const char *steps = getenv("HELPER_STEPS");
-    FILE *f = fopen(getenv("ATLAS_RECORD"), "a");
+    int fd = atlas_record_open(getenv("ATLAS_RECORD"));
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", steps ? steps : "");
     for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
@@ -15,11 +18,15 @@ int main(int argc, char **argv)
         if (!eq)
             continue;
         *eq = '\0';
-        int ok = strcmp(eq + 1, "cudaSuccess") == 0 || strcmp(eq + 1, "CUBLAS_STATUS_SUCCESS") == 0;
-        fprintf(f, "call\t%s\tcuda\t%d\t%s\t%s(%s)\n", t, ok ? 0 : 7, eq + 1, t, argc > 1 ? argv[1] : "");
+        bool ok = strcmp(eq + 1, "cudaSuccess") == 0 || strcmp(eq + 1, "CUBLAS_STATUS_SUCCESS") == 0;
+        char text[300];
+        snprintf(text, sizeof text, "%s(%s)", t, argc > 1 ? argv[1] : "");
+        atlas_record_write_call(fd, t, "cuda", ok ? 0 : 7, eq + 1, ok, text);
     }
-    fprintf(f, "quantity\thandles_created\t12\thandles\n");
-    fclose(f);
+    atlas_record_write(fd, "quantity", 3, (const char *const[]){"handles_created", "12", "handles"});
+    /* HELPER_NOTES=N: more notes than a run keeps */
+    for (int i = 0, n = getenv("HELPER_NOTES") ? atoi(getenv("HELPER_NOTES")) : 0; i < n; i++)
+        atlas_record_write(fd, "note", 1, (const char *const[]){"a note"});
     printf(" ** On entry to SGEMM  parameter number 8 had an illegal value\n");
     return 0;
 }

@@ -1,11 +1,12 @@
 /* Records a step, then skips with a reason, as atlas_skip does. */
-#include <stdio.h>
 #include <stdlib.h>
+
+#include "record.h"
+
 int main(void)
 {
-    FILE *f = fopen(getenv("ATLAS_RECORD"), "a");
-    fprintf(f, "call\tcount\tcuda\t0\tcudaSuccess\tcudaGetDeviceCount(&n)\n");
-    fprintf(f, "skip\tneeds two GPUs\n");
-    fclose(f);
+    int fd = atlas_record_open(getenv("ATLAS_RECORD"));
+    atlas_record_write_call(fd, "count", "cuda", 0, "cudaSuccess", true, "cudaGetDeviceCount(&n)");
+    atlas_record_write(fd, "skip", 1, (const char *const[]){"needs two GPUs"});
     return 77;
 }
