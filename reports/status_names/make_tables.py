@@ -31,6 +31,15 @@ def enum_values(text, first, prefix):
     return values
 
 
+def meanings(text, pattern):
+    """{name: the header's doc comment on it, in one line} for enumerators matching pattern."""
+    found = {}
+    for comment, name in re.findall(r"/\*\*((?:(?!\*/).)*?)\*/\s*(%s)\s*=" % pattern, text, re.S):
+        comment = re.sub(r"\s*\*\s*", " ", comment).replace("\\deprecated", "(deprecated)").replace("::", "")
+        found[name] = re.sub(r"\s+", " ", comment).strip()
+    return found
+
+
 def version(include, macro_names):
     for header, macro in macro_names:
         path = os.path.join(include, header)
@@ -66,6 +75,12 @@ def main(argv):
     cuda = argv[1] if len(argv) > 1 else "/usr/local/cuda"
     include, lib = os.path.join(cuda, "include"), os.path.join(cuda, "lib64")
     read = lambda header: open(os.path.join(include, header), encoding="utf-8", errors="replace").read()
+    with open(os.path.join(HERE, "meanings_cuda-%s.tsv" % version(include, [("cuda.h", "CUDA_VERSION")])), "w", encoding="utf-8") as f:
+        f.write("# What each status means, from the doc comments of %s/include/driver_types.h (runtime) and cuda.h (driver API)\n"
+                "# Columns: name, meaning\n" % cuda)
+        for header, pattern in (("driver_types.h", r"cudaError\w+"), ("cuda.h", r"CUDA_ERROR_\w+")):
+            for name, meaning in meanings(read(header), pattern).items():
+                f.write("%s\t%s\n" % (name, meaning))
     cuda_version = version(include, [("cuda.h", "CUDA_VERSION")])
     write("driver_api_cuda-%s.tsv" % cuda_version, "cu",
           [(n, v, "") for n, v in enum_values(read("cuda.h"), "CUDA_ERROR_INVALID_VALUE", "CUDA_")],
