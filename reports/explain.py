@@ -78,6 +78,13 @@ class Corpus:
                 self._read_runs(results)
         self.rules = list(_read_rules(root))
         self._read_rule_expectations()
+        # Without a driver every call fails: such an observation shows the
+        # mistake only for a case whose mistake no GPU environment shows.
+        for case, observations in self.observations.items():
+            if any(o.lesson and not _no_driver(o) for o in observations):
+                for o in observations:
+                    if _no_driver(o):
+                        o.lesson = False
         for name, case in self.cases.items():
             for quote in _lesson_quotes(case.source):
                 self.messages[name].append((quote, "the case's lesson (%s)" % case.source_path, "lesson"))
@@ -92,9 +99,10 @@ class Corpus:
         for case, variants in by_case.items():
             self.family.setdefault(case, next(iter(variants.values())).get("family", ""))
             fixed = variants.get("fixed") or {}
-            fixed_seen = {(s.get("step"), s.get("name")) for s in fixed.get("steps", []) if not s.get("success")}
+            # a status the fixed variant returned too (no driver: every call) is not the mistake's
+            fixed_seen = {s.get("name") for s in fixed.get("steps", []) if not s.get("success") and s.get("step") != "probe"}
             if fixed.get("end", {}).get("kind") == "signal":
-                fixed_seen.add(("end", fixed["end"].get("outcome")))
+                fixed_seen.add(fixed["end"].get("outcome"))
             for variant, run in variants.items():
                 first = run.get("first_error") or {}
                 for record in run.get("steps", []):
@@ -104,13 +112,13 @@ class Corpus:
                     step = record.get("step")
                     self.observations[case].append(Observation(
                         name, step, (record.get("call") or "").split("(")[0].strip(), variant, "run",
-                        variant == "broken" and (step, name) not in fixed_seen,
+                        variant == "broken" and name not in fixed_seen,
                         first.get("step") == step and first.get("name") == name, results.environment, label))
                 end = run.get("end") or {}
                 if end.get("kind") == "signal":
                     outcome = end.get("outcome")
                     self.observations[case].append(Observation(
-                        outcome, "end", "", variant, "run", variant == "broken" and ("end", outcome) not in fixed_seen,
+                        outcome, "end", "", variant, "run", variant == "broken" and outcome not in fixed_seen,
                         not first, results.environment, label))
                 if variant == "broken":
                     for line in run.get("library_messages") or []:
@@ -145,24 +153,55 @@ class Corpus:
                     tuple(rule["conditions"])))
 
     def _case_words(self):
-        words = {}
+        """({case: words of its name and title}, {case: words of its lesson}, idf)."""
+        names, lessons = {}, {}
         for name in set(self.cases) | set(self.observations):
             case = self.cases.get(name)
-            text = name.replace("_", " ") + " " + self.family.get(name, "").replace("_", " ")
+            names[name] = set(_tokens(name.replace("_", " ") + " " + (case.title if case else "")))
+            lesson = ""
             if case:
-                text += " " + case.title + " " + " ".join(v for k, v in case.sections.items() if k != "references")
-            words[name] = collections.Counter(_tokens(text))
-        count = max(1, len(words))
-        frequency = collections.Counter(w for counter in words.values() for w in counter)
+                lesson = " ".join(v for k, v in case.sections.items() if k != "references")
+            lessons[name] = set(_tokens(lesson + " " + self.family.get(name, "").replace("_", " "))) | names[name]
+        count = max(1, len(lessons))
+        frequency = collections.Counter(w for words in lessons.values() for w in words)
         idf = {w: math.log((1 + count) / (1 + df)) for w, df in frequency.items()}
-        return words, idf
+        return (names, lessons), idf
+
+    def lesson_statuses(self, case):
+        return {o.status for o in self.observations.get(case, []) if o.lesson}
 
     def case_names(self):
         return sorted(set(self.cases) | set(self.observations) | set(self.messages))
 
 
+def _no_driver(observation):
+    if observation.source == "rule":
+        return "driver=none" in observation.conditions
+    return (observation.environment or {}).get("driver", "none") == "none"
+
+
 def _tokens(text):
-    return [w for w in re.findall(r"[a-z][a-z0-9_]{2,}", text.lower().replace("-", " ")) if w not in STOP]
+    text = re.sub(r"\b(sm|compute)_\d+a?\b", r"\1_arch", text.lower().replace("-", " "))
+    return [w for w in re.findall(r"[a-z][a-z0-9_]{3,}", text) if w not in STOP]
+
+
+BOILERPLATE = re.compile(r"code\s*=\s*-?\d+\s*\(\w*\)|CUDA kernel errors might be asynchronously reported[^\n]*|For debugging consider passing[^\n]*|"
+                         r"Compile with `TORCH_USE_CUDA_DSA`[^\n]*|Traceback \(most recent call last\):|"
+                         r"\S*[/\\]\S*|\S+\.(?:cu|cuh|cpp|cc|c|h|hpp|py)(?::\d+)?\b|0x[0-9a-fA-F]+", re.I)
+
+
+def context_text(text, statuses, calls, vocabulary):
+    """The text less what is already weighed: status names and texts, calls, paths, wrapper boilerplate."""
+    text = BOILERPLATE.sub(" ", text)
+    for status in statuses:
+        for name in status.same_as:
+            text = text.replace(name, " ")
+            message = vocabulary.text.get(name, "")
+            if len(message) >= 6:
+                text = re.sub(re.escape(message), " ", text, flags=re.I)
+    for call in calls:
+        text = text.replace(call, " ")
+    return text
 
 
 def _step_functions(source):
@@ -316,6 +355,8 @@ class Candidate:
         self.call_matched = False      # at the kind of call the text names
         self.message_exact = False     # a recorded message, nearly word for word
         self.context_words = []
+        self.name_context = False      # the text's words name what the case is about
+        self.context_raw = 0.0         # how much of the text's words its name and lesson share, uncapped
 
     def add(self, kind, score, reason):
         if score > self.parts.get(kind, 0):
@@ -407,7 +448,7 @@ def explain(text, corpus, wanted=None, limit=None):
                 score += 10
             call = obs.function or ""
             if call and call in user_calls:
-                score += 15
+                score += 20
             elif call and _stem(call) in user_stems:
                 score += 9
             elif call and _library(call) in user_libraries:
@@ -421,6 +462,7 @@ def explain(text, corpus, wanted=None, limit=None):
             elif like is False:
                 score -= 8
             score -= 4 * index                              # the first error named leads
+            score -= 2 * min(3, len(corpus.lesson_statuses(case)) - 1)   # a case about this one status explains it best
             if best is None or score > best[0]:
                 best = (score, obs)
         if best:
@@ -488,36 +530,40 @@ def explain(text, corpus, wanted=None, limit=None):
                 candidate(name).add("lesson_status", (20 if produced else 32) - 4 * i,
                                     'its lesson discusses %s — %s' % (names[0] if names else '"%s"' % text_of, case.source_path))
 
-    # 4. context: the words of the text against each case's name and lesson
-    words = collections.Counter(_tokens(text))
-    for token in list(words):
-        if token.startswith(("cudaerror", "cuda_error", "cublas_status")):
-            del words[token]
-    total = sum(corpus.idf.get(w, 0) for w in words) or 1.0
-    for name, case_words in corpus.words.items():
-        shared = [w for w in words if w in case_words and corpus.idf.get(w, 0) > 0.3]
-        if not shared:
+    # 4. context: the words of the text against each case's name, title and lesson
+    words = set(_tokens(context_text(text, answer.statuses, answer.calls, vocabulary)))
+    (name_words, lesson_words), idf = corpus.words, corpus.idf
+    total = sum(idf.get(w, 0) for w in words)
+    for name in lesson_words:
+        in_name = [w for w in words if w in name_words[name] and idf.get(w, 0) > 1.0]
+        in_lesson = [w for w in words if w in lesson_words[name] and idf.get(w, 0) > 0.7]
+        if not in_lesson:
             continue
-        weight = sum(corpus.idf[w] for w in shared)
-        name_bonus = sum(corpus.idf[w] for w in shared if w in name.split("_"))
-        score = min(30.0, 40.0 * weight / max(total, 8.0) + 2.0 * name_bonus)
-        if score >= 1.0:
+        strength = sum(idf[w] for w in in_name)
+        score = min(12.0, 3.0 * strength) + min(10.0, 25.0 * sum(idf[w] for w in in_lesson) / max(total, 10.0))
+        if score >= 2.0:
             c = candidate(name)
-            c.parts["context"] = round(score, 3)
-            c.context_words = sorted(shared, key=lambda w: -corpus.idf[w])[:6]
-            c.reasons.append((score / 2, "its lesson speaks of %s" % ", ".join(c.context_words)))
+            c.parts["context"] = round(min(30.0, score), 3)
+            c.context_raw = strength + sum(idf[w] for w in in_lesson)
+            c.name_context = len(in_name) >= 2 and strength >= 4.0
+            c.context_words = sorted(set(in_name + in_lesson), key=lambda w: (w not in in_name, -idf[w]))[:6]
+            c.reasons.append((score / 2, "its %s speaks of %s" % ("name" if in_name else "lesson", ", ".join(c.context_words))))
 
-    # confidence: a cause only where the evidence singles the case out
+    # confidence: a cause only where the evidence singles the case out — the
+    # only cases (at most two) whose broken variant returns the status, or the
+    # only ones of them that also match the call or the words of the text
+    returning = [c for c in candidates.values() if c.lesson_level and "status" in c.parts]
+    narrowed = [c for c in returning if c.call_matched or c.name_context]
+    if 0 < len(returning) <= 2:
+        chosen = returning
+    elif 0 < len(narrowed) <= 2:
+        chosen = narrowed
+    else:
+        chosen = []
     for c in candidates.values():
-        exact = c.message_exact
-        lesson_level = c.lesson_level
-        if exact:
+        if c.message_exact or c in chosen:
             c.confidence = CAUSE
-        elif lesson_level and "status" in c.parts:
-            specific = len(set().union(*producers.values())) <= 2 if producers else False
-            narrowed = c.call_matched or c.parts.get("context", 0) >= 8
-            c.confidence = CAUSE if specific or narrowed else POSSIBLE
-        elif c.parts.get("message", 0) >= 80 or c.parts.get("context", 0) >= 14 and ("lesson_status" in c.parts or not errors):
+        elif c in returning or c.parts.get("message", 0) >= 80 or c.parts.get("context", 0) >= 10:
             c.confidence = POSSIBLE
         else:
             c.confidence = RELATED
@@ -545,14 +591,14 @@ def explain(text, corpus, wanted=None, limit=None):
                 c.confidence = POSSIBLE
 
     rank = {CAUSE: 0, POSSIBLE: 1, RELATED: 2}
-    ranked = sorted(candidates.values(), key=lambda c: (rank[c.confidence], -c.score, -c.evidence_count, c.aftermath,
+    ranked = sorted(candidates.values(), key=lambda c: (rank[c.confidence], -c.score, -c.evidence_count, -c.context_raw, c.aftermath,
                                                         corpus.family.get(c.case, ""), c.case))
     ranked = [c for c in ranked if c.score >= 5]
     answer.candidates = ranked[:limit] if limit else ranked
     if len(ranked) >= 2:
         top = ranked[0]
         answer.ties = [c.case for c in ranked if c.confidence == top.confidence and c.score == top.score
-                       and c.evidence_count == top.evidence_count]
+                       and c.evidence_count == top.evidence_count and abs(c.context_raw - top.context_raw) < 1e-9]
         if len(answer.ties) < 2:
             answer.ties = []
     if ranked and ranked[0].confidence == CAUSE:

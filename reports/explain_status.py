@@ -64,6 +64,14 @@ GUARDS = [
     (r"Out of memory allocating [\d,]+ bytes", "cudaErrorMemoryAllocation", "CuPy's memory pool (OutOfMemoryError)"),
     (r"std::bad_alloc: cudaErrorMemoryAllocation|thrust::system::detail::bad_alloc", "cudaErrorMemoryAllocation",
      "Thrust's bad_alloc"),
+    # compute-sanitizer's memcheck names the bad access itself; without the
+    # sanitizer the same kernel fails with an illegal address (this corpus's
+    # sanitizer column: cudaErrorLaunchFailure under the tool, IllegalAddress without)
+    (r"Invalid __(?:global|shared|local)__ (?:read|write) of size", "cudaErrorIllegalAddress",
+     "compute-sanitizer's memcheck report of an out-of-bounds access"),
+    (r"Invalid __(?:global|shared|local)__ (?:read|write) of size", "cudaErrorLaunchFailure",
+     "what the program itself sees under compute-sanitizer"),
+    (r"Address 0x[0-9a-f]+ is misaligned", "cudaErrorMisalignedAddress", "compute-sanitizer's misaligned-access report"),
     (r"Segmentation fault|SIGSEGV|signal 11\b", "signal:SIGSEGV", "the process was killed by a signal"),
     (r"Aborted \(core dumped\)|SIGABRT|double free or corruption|free\(\): double free|free\(\): invalid pointer", "signal:SIGABRT",
      "the process aborted"),
@@ -226,8 +234,9 @@ def recognise(text, vocabulary):
         if at < 0 or any(a <= at < b for a, b in taken):
             continue
         taken.append((at, at + len(message)))
-        if any(s.name == name or name in s.same_as for s in found.values()):
-            continue
+        if any(s.name == name or name in s.same_as or any(vocabulary.text.get(n, "").lower() == message.lower() for n in s.same_as)
+               for s in found.values()):
+            continue                      # "CUDA_ERROR_X: its text": one error
         add(Status(name, api, 'by its text, "%s"' % message, "error", at))
     # by wrappers' own guards
     for pattern, name, how in GUARD_PATTERNS:
