@@ -36,13 +36,18 @@ import explain_status  # noqa: E402
 from explain_status import Vocabulary, recognise  # noqa: E402
 
 ON_ENTRY = re.compile(r"On entry to\s+(\S+)\s+parameter number\s+(\d+)", re.I)
-STEP_CALL = re.compile(r"ATLAS_\w+\(\s*\"(\w+)\"\s*,\s*&?\(?\s*(\w+)")
+KINDS = [("launch", r"launch|kernelnode|<<<"), ("alloc", r"malloc|memalloc|mempool|alloc\b"), ("free", r"free"),
+         ("copy", r"memcpy|copy|memset"), ("sync", r"synchroni[sz]e|wait"), ("query", r"query"),
+         ("create", r"create|init\b|cuinit|plan\w*d\b|plan\b"), ("destroy", r"destroy"), ("gemm", r"gemm|matmul"),
+         ("device", r"setdevice|getdevice|devicecount|device_count"), ("capture", r"capture|graph"), ("peer", r"peer"),
+         ("event", r"event"), ("comm", r"nccl|allreduce|comm\w*init")]
 STOP = set("""the and for with was were that this from are not but you your its has have had can cannot could into when
 then than been being which what where while after before about also only just more most some such very will would
 should may might must there their they them these those our out all any each one two use used using via per
 error errors failed failure fail line file call calls called calling returned return returns runtime runtimeerror
 cuda cudart gpu gpus nvidia program process see case cases variant broken fixed step pytorch torch user users
-mistake sees what why fix references lesson atlas here same new get got true false none null value""".split())
+mistake sees what why fix references lesson atlas here same new get got true false none null value code bytes
+info warning warn""".split())
 CAUSE, POSSIBLE, RELATED = "cause", "possible", "related"
 
 
@@ -199,16 +204,33 @@ def context_text(text, statuses, calls, vocabulary):
             message = vocabulary.text.get(name, "")
             if len(message) >= 6:
                 text = re.sub(re.escape(message), " ", text, flags=re.I)
-    for call in calls:
+    for call in sorted(calls, key=len, reverse=True):
         text = text.replace(call, " ")
     return text
 
 
 def _step_functions(source):
+    """{step: [API functions]} from the case's ATLAS_*("step", call(...)) records (the step may be an expression
+    holding the name, e.g. capture_step(mode, "malloc"))."""
     functions = collections.defaultdict(list)
-    for step, function in STEP_CALL.findall(source):
-        if function not in functions[step]:
-            functions[step].append(function)
+    for match in re.finditer(r"\bATLAS_[A-Z_]+\(", source):
+        depth, i, comma = 1, match.end(), None
+        while i < len(source) and depth and i - match.end() < 2000:
+            ch = source[i]
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+            elif ch == "," and depth == 1 and comma is None:
+                comma = i
+            i += 1
+        if comma is None:
+            continue
+        first, call = source[match.end():comma], source[comma + 1:i - 1]
+        step = re.search(r'"(\w+)"', first)
+        function = re.search(r"\b((?:cu|nccl)\w*)\s*\(", call)
+        if step and function and function.group(1) not in functions[step.group(1)]:
+            functions[step.group(1)].append(function.group(1))
     return functions
 
 
@@ -336,6 +358,12 @@ def _stem(function):
     return f.lower()
 
 
+def _kinds(text):
+    """The kinds of call a function (or step) name is: launch, alloc, copy, sync, create, ..."""
+    text = (text or "").lower()
+    return {kind for kind, pattern in KINDS if re.search(pattern, text)}
+
+
 def _library(function):
     for prefix in ("cublasLt", "cublas", "cusolver", "cufft", "cudnn", "nccl", "cuda", "cu"):
         if (function or "").startswith(prefix):
@@ -354,6 +382,7 @@ class Candidate:
         self.lesson_level = False      # its broken variant, and not its fixed one, returned the status
         self.call_matched = False      # at the kind of call the text names
         self.message_exact = False     # a recorded message, nearly word for word
+        self.quoted = False            # its lesson quotes the message, nearly word for word
         self.context_words = []
         self.name_context = False      # the text's words name what the case is about
         self.context_raw = 0.0         # how much of the text's words its name and lesson share, uncapped
@@ -417,6 +446,9 @@ def explain(text, corpus, wanted=None, limit=None):
     user_calls = set(answer.calls)
     user_stems = {_stem(f) for f in user_calls}
     user_libraries = {_library(f) for f in user_calls} - {""}
+    user_kinds = set().union(*(_kinds(f) for f in user_calls)) if user_calls else set()
+    if re.search(r"\bkernel launch|\blaunch(?:ing)? (?:the |a )?kernel|launch failed", text, re.I):
+        user_kinds.add("launch")
     candidates = {}
 
     def candidate(case):
@@ -450,7 +482,9 @@ def explain(text, corpus, wanted=None, limit=None):
             if call and call in user_calls:
                 score += 20
             elif call and _stem(call) in user_stems:
-                score += 9
+                score += 12
+            elif _kinds(call + " " + (obs.step or "")) & user_kinds:
+                score += 8
             elif call and _library(call) in user_libraries:
                 score += 3
             if obs.source == "run" and obs.environment and obs.environment.get("driver", "none") != "none":
@@ -511,13 +545,27 @@ def explain(text, corpus, wanted=None, limit=None):
             mine = {n for names in error_names for n in names}
             if named_errors and mine and not named_errors & mine:
                 continue                                     # a fuzzy match must agree on the status it names
+            if named_errors & mine:
+                # the status is weighed already: what else do the two say alike?
+                rest = _normalize(context_text(message, named, explain_status.calls(message), vocabulary))
+                mine_rest = [_normalize(context_text(line, answer.statuses, answer.calls, vocabulary)) for line in text.splitlines()[:40]]
+                if len(rest) < 12:
+                    ratio = min(ratio, 0.7)
+                else:
+                    ratio = min(ratio, max([1.0 if rest in m else difflib.SequenceMatcher(None, rest, m).ratio()
+                                            for m in mine_rest if m] or [0.0]))
+                if ratio < 0.6:
+                    continue
             base = {"pytorch": 55, "library": 50, "stderr": 50, "lesson": 48}[kind]
             label = {"pytorch": "PyTorch raised", "library": "cuBLAS printed", "stderr": "the broken variant printed",
                      "lesson": "its lesson quotes"}[kind]
             c = candidate(case)
             c.add("message", base + 45 * ratio, '%s "%s" — %s' % (label, message[:160], where))
             if ratio >= 0.85:
-                c.message_exact = True
+                if kind == "lesson":
+                    c.quoted = True
+                else:
+                    c.message_exact = True
 
     # 3. lessons that discuss the status (also cases no environment has run)
     for i, status in enumerate(errors):
@@ -527,7 +575,11 @@ def explain(text, corpus, wanted=None, limit=None):
             names = [n for n in status.same_as if re.search(r"\b%s\b" % re.escape(n), lesson)]
             if names or (len(text_of) >= 12 and text_of.lower() in lesson.lower()):
                 produced = bool(producers.get(i))
-                candidate(name).add("lesson_status", (20 if produced else 32) - 4 * i,
+                functions = set(f for fs in corpus.step_functions.get(name, {}).values() for f in fs)
+                functions |= set(explain_status.calls(case.title + " " + case.sections.get("mistake", "")))
+                steps = " ".join(corpus.step_functions.get(name, {}))
+                bonus = 10 if functions & user_calls else (5 if _kinds(" ".join(functions) + " " + steps) & user_kinds else 0)
+                candidate(name).add("lesson_status", (20 if produced else 32) - 4 * i + bonus,
                                     'its lesson discusses %s — %s' % (names[0] if names else '"%s"' % text_of, case.source_path))
 
     # 4. context: the words of the text against each case's name, title and lesson
@@ -560,8 +612,9 @@ def explain(text, corpus, wanted=None, limit=None):
         chosen = narrowed
     else:
         chosen = []
+    quoting = [c for c in candidates.values() if c.quoted]
     for c in candidates.values():
-        if c.message_exact or c in chosen:
+        if c.message_exact or c in chosen or c.quoted and len(quoting) == 1:
             c.confidence = CAUSE
         elif c in returning or c.parts.get("message", 0) >= 80 or c.parts.get("context", 0) >= 10:
             c.confidence = POSSIBLE
@@ -571,14 +624,20 @@ def explain(text, corpus, wanted=None, limit=None):
     # documented causes no GPU here reproduces
     mine = {n for names in error_names for n in names}
     text_specific = False
+    codes = {vocabulary.by_name[n][1] for n in mine if n in vocabulary.by_name}
+    status_texts = {t.lower() for t in vocabulary.text.values()}
     for row in corpus.documented:
         hits = []
         for pattern in row["patterns"]:
             if pattern in vocabulary.by_name:
                 if pattern in mine:
                     hits.append(("status", pattern))
+            elif re.fullmatch(r"-?\d+", pattern):
+                if int(pattern) in codes:
+                    hits.append(("status", pattern))
             elif pattern.lower() in text.lower():
-                hits.append(("text", pattern))
+                # a status's own text says no more than the status
+                hits.append(("status" if pattern.lower() in status_texts else "text", pattern))
         if hits:
             specific = any(kind == "text" for kind, _ in hits)
             text_specific = text_specific or specific
@@ -597,8 +656,9 @@ def explain(text, corpus, wanted=None, limit=None):
     answer.candidates = ranked[:limit] if limit else ranked
     if len(ranked) >= 2:
         top = ranked[0]
-        answer.ties = [c.case for c in ranked if c.confidence == top.confidence and c.score == top.score
-                       and c.evidence_count == top.evidence_count and abs(c.context_raw - top.context_raw) < 1e-9]
+        # within a few points, on evidence of the same kind, no ranking is honest
+        answer.ties = [c.case for c in ranked if c.confidence == top.confidence and top.score - c.score <= 2.5
+                       and set(c.parts) - {"context"} == set(top.parts) - {"context"}]
         if len(answer.ties) < 2:
             answer.ties = []
     if ranked and ranked[0].confidence == CAUSE:

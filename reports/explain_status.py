@@ -72,6 +72,11 @@ GUARDS = [
     (r"Invalid __(?:global|shared|local)__ (?:read|write) of size", "cudaErrorLaunchFailure",
      "what the program itself sees under compute-sanitizer"),
     (r"Address 0x[0-9a-f]+ is misaligned", "cudaErrorMisalignedAddress", "compute-sanitizer's misaligned-access report"),
+    # "no kernel image" in the words of projects that check before launching
+    (r"has no device code compatible with CUDA arch", "cudaErrorNoKernelImageForDevice",
+     "ggml-cuda's check (llama.cpp): the binary has no code for this GPU's architecture"),
+    (r"with CUDA capability sm_\d+ is not compatible with the current PyTorch installation", "cudaErrorNoKernelImageForDevice",
+     "PyTorch's warning at start-up: its build has no code for this GPU's architecture"),
     (r"Segmentation fault|SIGSEGV|signal 11\b", "signal:SIGSEGV", "the process was killed by a signal"),
     (r"Aborted \(core dumped\)|SIGABRT|double free or corruption|free\(\): double free|free\(\): invalid pointer", "signal:SIGABRT",
      "the process aborted"),
