@@ -23,6 +23,7 @@ import collections
 import csv
 import json
 import os
+import signal
 import sys
 import time
 
@@ -125,6 +126,8 @@ def print_figures(f):
 
 
 def main(argv=None):
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)     # | head
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", default=ROWS, help="the real-world set")
     parser.add_argument("--root", default=ROOT, help="the tree whose cases, rules and results answer")

@@ -27,6 +27,7 @@ import json
 import math
 import os
 import re
+import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -94,6 +95,12 @@ class Corpus:
             for quote in _lesson_quotes(case.source):
                 self.messages[name].append((quote, "the case's lesson (%s)" % case.source_path, "lesson"))
         self.documented = _read_documented(root)
+        for case, messages in list(self.messages.items()):
+            merged = collections.OrderedDict()
+            for message, where, kind in messages:
+                merged.setdefault((message, kind), []).append(where)
+            self.messages[case] = [(message, places[0] + (", and %d more" % (len(places) - 1) if len(places) > 1 else ""), kind)
+                                   for (message, kind), places in merged.items()]
         self.words, self.idf = self._case_words()
 
     def _read_runs(self, results):
@@ -350,6 +357,14 @@ def _normalize(text):
     return re.sub(r"\s+", " ", text).strip()
 
 
+def _similar(a, b, floor=0.6):
+    """difflib's ratio, skipped (0) where its cheap upper bounds are already below the floor."""
+    matcher = difflib.SequenceMatcher(None, a, b)
+    if matcher.real_quick_ratio() < floor or matcher.quick_ratio() < floor:
+        return 0.0
+    return matcher.ratio()
+
+
 def _stem(function):
     """cudaMemcpyAsync -> cudamemcpy; cublasSgemm_v2 / cublasGemmEx -> cublasgemm."""
     f = re.sub(r"(_v\d+|Async|_64|Ex)$", "", function or "")
@@ -506,7 +521,12 @@ def explain(text, corpus, wanted=None, limit=None):
             what = "%s from %s at step %s of the %s variant" % (obs.status, obs.function or "the case", obs.step, obs.variant)
             if obs.step == "end":
                 what = "the %s variant ended with %s" % (obs.variant, obs.status)
-            same = [o for o in observations if o.status == obs.status and o.step == obs.step and o.variant == obs.variant]
+            same = [o for o in observations if o.status == obs.status and o.step == obs.step and o.variant == obs.variant
+                    and not (explicit and (environment_matches(o.environment, answer.wanted) if o.source == "run"
+                                           else conditions_hold(o.conditions, answer.wanted)) is False)]
+            # the user's versions first, then GPUs before no-driver machines
+            same.sort(key=lambda o: (environment_matches(o.environment, answer.wanted or seen_versions) is not True,
+                                     o.source != "run", _no_driver(o)))
             places = []
             for o in same:
                 where = ("rule %s" % o.where) if o.source == "rule" else o.where
@@ -530,14 +550,18 @@ def explain(text, corpus, wanted=None, limit=None):
             recorded = _normalize(message)
             if len(recorded) < 12:
                 continue
-            if entry and kind == "library":
+            if entry and ON_ENTRY.search(message):
                 seen = ON_ENTRY.search(message)
                 if seen and seen.group(2) == entry.group(2):
                     same = seen.group(1).upper() == entry.group(1).upper()
-                    candidate(case).add("message", 92 if same else 35, 'cuBLAS printed "%s" — %s' % (message, where))
+                    said = "cuBLAS printed" if kind == "library" else "its lesson quotes"
+                    candidate(case).add("message", (92 if kind == "library" else 88) if same else 35,
+                                        '%s "%s" — %s' % (said, message, where))
+                continue
+            if entry and kind == "library":
                 continue
             ratio = 1.0 if recorded in whole or (len(whole) > 20 and whole in recorded) else \
-                max(difflib.SequenceMatcher(None, recorded, line).ratio() for line in wanted_lines[:40])
+                max(_similar(recorded, line) for line in wanted_lines[:40])
             if ratio < 0.6:
                 continue
             named = recognise(message, vocabulary)
@@ -549,10 +573,12 @@ def explain(text, corpus, wanted=None, limit=None):
                 # the status is weighed already: what else do the two say alike?
                 rest = _normalize(context_text(message, named, explain_status.calls(message), vocabulary))
                 mine_rest = [_normalize(context_text(line, answer.statuses, answer.calls, vocabulary)) for line in text.splitlines()[:40]]
-                if len(rest) < 12:
+                shortest = min([len(m) for m in mine_rest if m] or [0])
+                if len(rest) < 12 or shortest < 12:
+                    # one of them says nothing but the status: they agree on it, and on no more
                     ratio = min(ratio, 0.7)
                 else:
-                    ratio = min(ratio, max([1.0 if rest in m else difflib.SequenceMatcher(None, rest, m).ratio()
+                    ratio = min(ratio, max([1.0 if rest in m or len(m) >= 12 and m in rest else _similar(rest, m)
                                             for m in mine_rest if m] or [0.0]))
                 if ratio < 0.6:
                     continue
@@ -696,7 +722,9 @@ SUMMARY = {
 
 def format_text(answer, corpus, show=3, every=False):
     lines = []
-    first = answer.text.strip().splitlines()[0] if answer.text.strip() else "(empty)"
+    lines_in = [line.strip() for line in answer.text.strip().splitlines() if line.strip()] or ["(empty)"]
+    at = answer.errors[0].position if answer.errors else 0
+    first = next((line for line in lines_in if answer.text.find(line) <= at < answer.text.find(line) + len(line) + 1), lines_in[0])
     lines.append("explain: %s" % first[:200])
     if answer.wrappers:
         lines.append("printed by: %s" % ", ".join(answer.wrappers))
@@ -727,7 +755,8 @@ def format_text(answer, corpus, show=3, every=False):
         summary = summary % (("s", "") if len(causes) > 1 else ("", "s"))
     lines.append("answer: %s" % summary)
     if answer.ties:
-        lines.append("   equally likely, on the same evidence: %s" % ", ".join(answer.ties))
+        lines.append("   equally likely, on the same evidence: %s%s" % (
+            ", ".join(answer.ties[:6]), " and %d more" % (len(answer.ties) - 6) if len(answer.ties) > 6 else ""))
     shown = answer.candidates if every else answer.candidates[:show]
     for i, c in enumerate(shown, 1):
         tag = {CAUSE: "cause", POSSIBLE: "possible cause", RELATED: "related, not the cause"}[c.confidence]
@@ -774,6 +803,7 @@ def as_json(answer, corpus, every=False):
 
 
 def main(argv=None):
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL) if hasattr(signal, "SIGPIPE") else None
     parser = argparse.ArgumentParser(
         prog="atlas.py explain", description="Which case of the corpus reproduces an error message, and how sure that is.",
         epilog="Exit status: 0 a cause is named (a case, or a documented cause); 1 nothing singles out a cause "

@@ -51,6 +51,8 @@ WRAPPERS = [
                     r"HANDLE_ERROR|CUDA_CALL|cudaSafeCall|CHECK_CUBLAS)\b|CUDA error at \S+:\d+|code=\d+\(|"
                     r"CUDA (?:error|Error|ERROR)[: ]|cuda(?:Error|error)[: ]|failed with error|Assertion .* failed"),
 ]
+MACRO_NAMES = re.compile(r"\b(?:CUDA_CHECK|checkCudaErrors|CHECK_CUDA|cudaCheck\w*|gpuErrchk|GPUassert|CUBLAS_CHECK|CUDA_SAFE_CALL|"
+                         r"HANDLE_ERROR|CUDA_CALL|cudaSafeCall|CHECK_CUBLAS|Check failed)\b|CUDA error at \S+:\d+|code=\d+\(")
 WRAPPER_PATTERNS = [(name, re.compile(pattern, re.M)) for name, pattern in WRAPPERS]
 
 # Guards that print no status name but stand for one (the wrapper's own
@@ -92,7 +94,8 @@ NUMBER_FORMS = [
     re.compile(r"code\s*=\s*(-?\d+)\s*\(\s*(\w+)\s*\)", re.I),                 # helper_cuda.h: code=700(cudaErrorIllegalAddress)
     re.compile(r"\(error (\d+)\)"),                                            # compute-sanitizer: (error 719)
     re.compile(r"\[(\d+)\] Call to"),                                # numba: [700] Call to cuMemcpyDtoH
-    re.compile(r"\b(?:error|err|status|code|result|returned|return code|cudaError_t|cublasStatus_t|CUresult)\s*[:=#]?\s*(-?\d+)\b", re.I),
+    re.compile(r"\b(?:error|err|status|code|result|returned|return code|failure|cudaError_t|cublasStatus_t|CUresult)"
+               r"\s*[:=#]?\s*\(?\s*(-?\d+)\b", re.I),
     re.compile(r"\berror code:?\s*(-?\d+)\b", re.I),
 ]
 VERSION_FORMS = [
@@ -257,6 +260,11 @@ def recognise(text, vocabulary):
         for match in form.finditer(text):
             numbers.append((int(match.group(1)), match.start()))
     errors = [s for s in found.values() if s.role == "error" and not s.name.startswith("signal:")]
+    for number, _ in numbers:
+        for status in errors:                # "cuda runtime error (30) : unknown error": the number tells the era
+            current = vocabulary.by_name.get(status.name, (None, None))[1]
+            if status.era is None and number != current and vocabulary.legacy_by_name.get(status.name) == number:
+                status.era = "before CUDA 10.1 (%s was %d then, %s now)" % (status.name, number, current)
     for number, position in numbers:
         if number == 0 or errors and any(vocabulary.by_name.get(s.name, (None, None))[1] == number for s in errors):
             continue
@@ -289,19 +297,26 @@ def _by_number(number, text, vocabulary, position):
     for api in apis:
         for row_api, code, name, _ in vocabulary.rows:
             if row_api == api and code == number and name not in SUCCESS_NAMES:
-                statuses.append(Status(name, api, "number %d in the %s" % (number, API_TITLE[api]), position=position))
+                statuses.append(Status(name, api, "number %d of %s" % (number, _the(API_TITLE[api])), position=position))
     if number in vocabulary.legacy_by_code:
         name = vocabulary.legacy_by_code[number]
         current = vocabulary.by_name.get(name)
         if not current or current[1] != number:
-            statuses.append(Status(name, "cuda", "number %d in the CUDA runtime before 10.1" % number, position=position,
+            statuses.append(Status(name, "cuda", "number %d of the CUDA runtime before 10.1" % number, position=position,
                                    era="only if the program was built with CUDA 10.0 or older (%s is %s now)" % (
                                        name, current[1] if current else "gone")))
     return statuses
 
 
+def _the(title):
+    return "the " + title if title.startswith("CUDA") else title
+
+
 def wrappers(text):
-    return [name for name, pattern in WRAPPER_PATTERNS if pattern.search(text)]
+    found = [name for name, pattern in WRAPPER_PATTERNS if pattern.search(text)]
+    if len(found) > 1 and "check macro" in found and not MACRO_NAMES.search(text):
+        found.remove("check macro")       # the framework's own check printed it
+    return found
 
 
 def calls(text):
