@@ -153,14 +153,19 @@ class Vocabulary:
         self.by_name = {}
         for row in self.rows + self.legacy:
             self.by_name.setdefault(row[2], row)
-        self.text = {name: text for api, code, name, text in self.rows if text}
-        self.runtime_by_code = {code: name for api, code, name, _ in self.rows if api == "cuda"}
-        self.driver_by_code = {code: name for api, code, name, _ in self.rows if api == "cu"}
+        self.text, self.runtime_by_code, self.driver_by_code = {}, {}, {}
+        for api, code, name, text in self.rows:            # the current toolkit's table first: it wins
+            if text:
+                self.text.setdefault(name, text)
+            if api == "cuda":
+                self.runtime_by_code.setdefault(code, name)
+            if api == "cu":
+                self.driver_by_code.setdefault(code, name)
         self.legacy_by_name = {name: code for _, code, name, _ in self.legacy}
         self.legacy_by_code = {code: name for _, code, name, _ in self.legacy}
         # the library texts, longest first, that are specific enough to stand for a status
-        self.texts = sorted(((text, name, api) for api, code, name, text in self.rows
-                             if len(text) >= 12 and name not in SUCCESS_NAMES), key=lambda t: -len(t[0]))
+        self.texts = sorted({(text, name, api) for api, code, name, text in self.rows
+                             if len(text) >= 12 and name not in SUCCESS_NAMES}, key=lambda t: (-len(t[0]), t[1]))
 
     def same_as(self, name):
         """A driver status and the runtime status with its number (the numbers agree since CUDA 10.1)."""

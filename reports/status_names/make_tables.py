@@ -4,6 +4,12 @@ prints where the library can say it without a GPU (ncclGetErrorString,
 cudnnGetErrorString through ctypes). Run on a machine with the toolkit:
 
     python3 reports/status_names/make_tables.py [/usr/local/cuda]
+    python3 reports/status_names/make_tables.py --runtime LIBCUDART.so SOURCE
+
+The second form writes what an older runtime's cudaGetErrorName and
+cudaGetErrorString print (they need no driver), e.g. from Debian's
+libcudart11.0 11.8.89~11.8.0-5~deb12u1 (bookworm) or libcudart12
+12.4.127~12.4.1-2 (trixie), unpacked with dpkg -x.
 
 Each table says, in its header lines, the header (and version) it came from.
 Standard library only.
@@ -66,12 +72,30 @@ def write(name, api, rows, source):
     with open(path, "w", encoding="utf-8") as f:
         f.write("# %s\n# Columns: api, code, name, text (what the library prints; empty where it cannot say without a GPU)\n" % source)
         for row_name, value, text in rows:
-            text = "" if text == row_name else text     # cuDNN prints the name itself
+            text = "" if text == row_name and api != "cuda" else text     # cuDNN prints the name itself
             f.write("%s\t%d\t%s\t%s\n" % (api, value, row_name, text))
     print("%s: %d statuses" % (path, len(rows)))
 
 
+def runtime_strings(library, source):
+    lib = ctypes.CDLL(library)
+    for name in ("cudaGetErrorName", "cudaGetErrorString"):
+        getattr(lib, name).restype = ctypes.c_char_p
+        getattr(lib, name).argtypes = [ctypes.c_int]
+    # the file's name says the version (CUDA 11.8's cudaRuntimeGetVersion fails without a driver)
+    major, minor = (int(x) for x in re.search(r"\.so\.(\d+)\.(\d+)", library).groups())
+    rows = []
+    for code in range(0, 10001):
+        name = lib.cudaGetErrorName(code).decode()
+        if name.startswith("cuda"):
+            rows.append((name, code, lib.cudaGetErrorString(code).decode()))
+    write("cudart-%d.%d.tsv" % (major, minor), "cuda", rows,
+          "What CUDA runtime %d.%d's cudaGetErrorName/cudaGetErrorString print: %s (%s)" % (major, minor, os.path.basename(library), source))
+
+
 def main(argv):
+    if len(argv) > 1 and argv[1] == "--runtime":
+        return runtime_strings(argv[2], argv[3])
     cuda = argv[1] if len(argv) > 1 else "/usr/local/cuda"
     include, lib = os.path.join(cuda, "include"), os.path.join(cuda, "lib64")
     read = lambda header: open(os.path.join(include, header), encoding="utf-8", errors="replace").read()
