@@ -48,7 +48,7 @@ should may might must there their they them these those our out all any each one
 error errors failed failure fail line file call calls called calling returned return returns runtime runtimeerror
 cuda cudart gpu gpus nvidia program process see case cases variant broken fixed step pytorch torch user users
 mistake sees what why fix references lesson atlas here same new get got true false none null value code bytes
-info warning warn""".split())
+info warning warn who how why let set run off put end did does done now yet too own way day big old try""".split())
 CAUSE, POSSIBLE, RELATED = "cause", "possible", "related"
 
 
@@ -194,7 +194,7 @@ def _no_driver(observation):
 
 def _tokens(text):
     text = re.sub(r"\b(sm|compute)_\d+a?\b", r"\1_arch", text.lower().replace("-", " "))
-    return [w for w in re.findall(r"[a-z][a-z0-9_]{3,}", text) if w not in STOP]
+    return [w for w in re.findall(r"[a-z][a-z0-9_]{2,}", text) if w not in STOP]
 
 
 BOILERPLATE = re.compile(r"code\s*=\s*-?\d+\s*\(\w*\)|CUDA kernel errors might be asynchronously reported[^\n]*|For debugging consider passing[^\n]*|"
@@ -411,7 +411,9 @@ class Candidate:
     def score(self):
         main = ("status", "message", "lesson_status")
         primary = sorted((self.parts.get(k, 0) for k in main), reverse=True)
-        return round(primary[0] + 0.1 * sum(primary[1:]) + self.parts.get("context", 0), 3)
+        # the words of the text break ties between cases that return the status; alone, they are all there is
+        context = self.parts.get("context", 0) * (0.5 if "status" in self.parts or "message" in self.parts else 1.0)
+        return round(primary[0] + 0.1 * sum(primary[1:]) + context, 3)
 
     def best_reasons(self, n):
         seen, out = set(), []
