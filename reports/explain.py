@@ -242,15 +242,20 @@ def _step_functions(source):
 
 
 def _lesson_quotes(source):
-    """The messages a lesson quotes: indented lines of its header comment."""
+    """The messages a lesson quotes: indented lines of its header comment (a quote wrapped over
+    several indented lines is one message)."""
     header = re.match(r"\s*/\*(.*?)\*/", source, re.S)
     if not header:
         return []
-    quotes = []
-    for line in header.group(1).splitlines():
-        match = re.match(r"^\s*\*\s{3,}(\S.{12,})$", line)
+    quotes, current = [], []
+    for line in header.group(1).splitlines() + [""]:
+        match = re.match(r"^\s*\*\s{3,}(\S.*)$", line)
         if match:
-            quotes.append(match.group(1).strip())
+            current.append(match.group(1).strip())
+            continue
+        if current and len(" ".join(current)) >= 13:
+            quotes.append(" ".join(current))
+        current = []
     return quotes
 
 
@@ -359,10 +364,15 @@ def _normalize(text):
 
 def _similar(a, b, floor=0.6):
     """difflib's ratio, skipped (0) where its cheap upper bounds are already below the floor."""
-    matcher = difflib.SequenceMatcher(None, a, b)
-    if matcher.real_quick_ratio() < floor or matcher.quick_ratio() < floor:
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    if matcher.real_quick_ratio() < floor - 0.3 or matcher.quick_ratio() < floor - 0.3:
         return 0.0
-    return matcher.ratio()
+    ratio = matcher.ratio()
+    # one quoted inside the other, with a prefix or a tail of its own ("Exception in worker ...: <message>")
+    block = matcher.find_longest_match(0, len(a), 0, len(b))
+    if block.size >= 30:
+        ratio = max(ratio, min(0.95, block.size / len(a)))      # how much of the recorded message the text holds
+    return ratio
 
 
 def _stem(function):
@@ -644,7 +654,8 @@ def explain(text, corpus, wanted=None, limit=None):
     for c in candidates.values():
         if c.message_exact or c in chosen or c.quoted and len(quoting) == 1:
             c.confidence = CAUSE
-        elif c in returning or c.parts.get("message", 0) >= 80 or c.parts.get("context", 0) >= 10:
+        elif c in returning or c.parts.get("message", 0) >= 80 or "lesson_status" in c.parts \
+                or not errors and c.parts.get("context", 0) >= 10:
             c.confidence = POSSIBLE
         else:
             c.confidence = RELATED

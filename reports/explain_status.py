@@ -256,6 +256,17 @@ def recognise(text, vocabulary):
         match = pattern.search(text)
         if match and not any(name in s.same_as for s in found.values() if s.role == "error"):
             add(Status(name, "signal" if name.startswith("signal:") else "cuda", how, "error", match.start()))
+    # glog's CHECK_EQ (Caffe, TensorFlow): "Check failed: call == CUFFT_SUCCESS (2 vs. 0)" — the first value
+    # is what the call returned, in the API of the status it was compared with
+    versus = re.search(r"\((-?\d+) vs\. (-?\d+)\)", text)
+    checks = [s for s in found.values() if s.role == "check"]
+    if versus and checks and not any(s.role == "error" for s in found.values()):
+        got, api = int(versus.group(1)), vocabulary.by_name.get(checks[0].name, ("cuda",))[0]
+        for row_api, code, name, _ in vocabulary.rows:
+            if row_api == api and code == got and name not in SUCCESS_NAMES:
+                add(Status(name, api, "number %d, what the check got instead of %s" % (got, checks[0].name), "error",
+                           versus.start()))
+                break
     # by number alone, where nothing named the status
     numbers = []
     bare = re.fullmatch(r"\s*(-?\d+)\s*", text)
