@@ -639,6 +639,16 @@ def explain(text, corpus, wanted=None, limit=None):
             c.context_words = sorted(set(in_name + in_lesson), key=lambda w: (w not in in_name, -idf[w]))[:6]
             c.reasons.append((score / 2, "its %s speaks of %s" % ("name" if in_name else "lesson", ", ".join(c.context_words))))
 
+    # 5. the calls the text names, among the calls the case makes (what it is about, whatever the status)
+    if user_calls:
+        for name in corpus.case_names():
+            functions = set(f for fs in corpus.step_functions.get(name, {}).values() for f in fs)
+            same = sorted(functions & user_calls) or sorted(f for f in functions if _stem(f) in user_stems)
+            if same:
+                c = candidate(name)
+                c.parts["context"] = round(min(30.0, c.parts.get("context", 0) + 8.0), 3)
+                c.reasons.append((4.0, "it calls %s" % ", ".join(same[:3])))
+
     # confidence: a cause only where the evidence singles the case out — the
     # only cases (at most two) whose broken variant returns the status, or the
     # only ones of them that also match the call or the words of the text
