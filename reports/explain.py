@@ -538,7 +538,8 @@ def explain(text, corpus, wanted=None, limit=None):
                                            else conditions_hold(o.conditions, answer.wanted)) is False)]
             # the user's versions first, then GPUs before no-driver machines
             same.sort(key=lambda o: (environment_matches(o.environment, answer.wanted or seen_versions) is not True,
-                                     o.source != "run", _no_driver(o)))
+                                     o.source != "run", _no_driver(o), (o.environment or {}).get("mode", "default") != "default",
+                                     tuple(-x for x in _version_key((o.environment or {}).get("cudart", "0")))))
             places = []
             for o in same:
                 where = ("rule %s" % o.where) if o.source == "rule" else o.where
@@ -684,6 +685,8 @@ def explain(text, corpus, wanted=None, limit=None):
             elif re.fullmatch(r"-?\d+", pattern):
                 if int(pattern) in codes:
                     hits.append(("status", pattern))
+            elif any(pattern.lower() == vocabulary.text.get(n, "").lower() for n in mine):
+                hits.append(("status", pattern))          # the status's own text, the status named otherwise
             elif pattern.lower() in text.lower():
                 # a status's own text says no more than the status
                 hits.append(("status" if pattern.lower() in status_texts else "text", pattern))
