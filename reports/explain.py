@@ -373,15 +373,32 @@ def _normalize(text):
     return re.sub(r"\s+", " ", text).strip()
 
 
+ERRORISH = re.compile(r"error|fail|assert|what\(\)|exception|warn|abort|fault|denied|cannot|unable|invalid|illegal|"
+                      r"out of memory|not supported|no kernel|CUDA|CUBLAS|NCCL|cuDNN", re.I)
+
+
+def _focus(text, most=40):
+    """The lines of a long log that can carry the error (with the line after each), at most `most` of them."""
+    lines = text.splitlines()
+    if len(lines) <= most:
+        return text
+    keep = []
+    for i, line in enumerate(lines):
+        if ERRORISH.search(line):
+            keep.extend(j for j in (i, i + 1) if j < len(lines) and j not in keep)
+    keep = keep[:most] or list(range(len(lines) - most, len(lines)))
+    return "\n".join(lines[i] for i in keep)
+
+
 def _similar(a, b, floor=0.6):
     """difflib's ratio, skipped (0) where its cheap upper bounds are already below the floor."""
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     if matcher.real_quick_ratio() < floor - 0.3 or matcher.quick_ratio() < floor - 0.3:
         return 0.0
-    ratio = matcher.ratio()
+    ratio = matcher.ratio() if matcher.quick_ratio() >= floor else 0.0
     # one quoted inside the other, with a prefix or a tail of its own ("Exception in worker ...: <message>")
-    block = matcher.find_longest_match(0, len(a), 0, len(b))
-    if block.size >= 30:
+    block = matcher.find_longest_match(0, len(a), 0, len(b)) if len(a) >= 30 and len(b) >= 30 else None
+    if block and block.size >= 30:
         ratio = max(ratio, min(0.95, block.size / len(a)))      # how much of the recorded message the text holds
     return ratio
 
@@ -475,7 +492,8 @@ def explain(text, corpus, wanted=None, limit=None):
     answer.wrappers = explain_status.wrappers(text)
     answer.calls = explain_status.calls(text)
     answer.versions = explain_status.versions(text)
-    answer.context = explain_status.context_words(text)
+    focus = _focus(text)
+    answer.context = explain_status.context_words(focus)
     answer.wanted = dict(wanted or {})
     explicit = bool(wanted)
     seen_versions = {k: v for k, v in answer.versions.items() if k in ("cudart", "driver", "gpu")}
@@ -541,7 +559,7 @@ def explain(text, corpus, wanted=None, limit=None):
             score, obs = best
             c = candidate(case)
             c.aftermath = obs.lesson and not obs.first and obs.source == "run"
-            what = "%s from %s at step %s of the %s variant" % (obs.status, obs.function or "the case", obs.step, obs.variant)
+            what = "%s%s at step %s of the %s variant" % (obs.status, " from %s" % obs.function if obs.function else "", obs.step, obs.variant)
             if obs.step == "end":
                 what = "the %s variant ended with %s" % (obs.variant, obs.status)
             same = [o for o in observations if o.status == obs.status and o.step == obs.step and o.variant == obs.variant
@@ -566,8 +584,8 @@ def explain(text, corpus, wanted=None, limit=None):
             c.call_matched = bool(obs.function) and (obs.function in user_calls or _stem(obs.function) in user_stems)
 
     # 2. messages recorded for the case: a mirror's exception, cuBLAS's parameter line, stderr, the lesson's quotes
-    wanted_lines = [_normalize(line) for line in text.splitlines() if line.strip()] or [_normalize(text)]
-    whole = _normalize(text)
+    wanted_lines = [_normalize(line) for line in focus.splitlines() if line.strip()] or [_normalize(focus)]
+    whole = _normalize(focus)
     entry = ON_ENTRY.search(text)
     for case, messages in corpus.messages.items():
         for message, places, kind in messages:
@@ -590,7 +608,7 @@ def explain(text, corpus, wanted=None, limit=None):
             if entry and kind == "library":
                 continue
             ratio = 1.0 if recorded in whole or (len(whole) > 20 and whole in recorded) else \
-                max(_similar(recorded, line) for line in wanted_lines[:40])
+                max(_similar(recorded, line) for line in wanted_lines)
             if ratio < 0.6:
                 continue
             named = recognise(message, vocabulary)
@@ -601,7 +619,7 @@ def explain(text, corpus, wanted=None, limit=None):
             if named_errors & mine:
                 # the status is weighed already: what else do the two say alike?
                 rest = _normalize(context_text(message, named, explain_status.calls(message), vocabulary))
-                mine_rest = [_normalize(context_text(line, answer.statuses, answer.calls, vocabulary)) for line in text.splitlines()[:40]]
+                mine_rest = [_normalize(context_text(line, answer.statuses, answer.calls, vocabulary)) for line in focus.splitlines()]
                 shortest = min([len(m) for m in mine_rest if m] or [0])
                 if len(rest) < 12 or shortest < 12:
                     # one of them says nothing but the status: they agree on it, and on no more
@@ -638,7 +656,7 @@ def explain(text, corpus, wanted=None, limit=None):
                                     'its lesson discusses %s — %s' % (names[0] if names else '"%s"' % text_of, case.source_path))
 
     # 4. context: the words of the text against each case's name, title and lesson
-    words = set(_tokens(context_text(text, answer.statuses, answer.calls, vocabulary)))
+    words = set(_tokens(context_text(focus, answer.statuses, answer.calls, vocabulary)))
     (name_words, lesson_words), idf = corpus.words, corpus.idf
     total = sum(idf.get(w, 0) for w in words)
     for name in lesson_words:
