@@ -379,9 +379,9 @@ ERRORISH = re.compile(r"error|fail|assert|what\(\)|exception|warn|abort|fault|de
 
 def _focus(text, most=40):
     """The lines of a long log that can carry the error (with the line after each), at most `most` of them."""
-    lines = text.splitlines()
+    lines = [line[:1000] for line in text.splitlines()]          # a line is a message, not a file
     if len(lines) <= most:
-        return text
+        return "\n".join(lines)
     keep = []
     for i, line in enumerate(lines):
         if ERRORISH.search(line):
@@ -882,7 +882,8 @@ def main(argv=None):
         args = parser.parse_args(argv)
     except SystemExit as stop:
         return 2 if stop.code else 0
-    text = sys.stdin.read() if args.text == "-" else args.text
+    text = sys.stdin.buffer.read().decode("utf-8", "replace") if args.text == "-" and hasattr(sys.stdin, "buffer") else \
+        sys.stdin.read() if args.text == "-" else args.text
     if not text.strip():
         print("explain: empty input (give the error, or - to read it from standard input)", file=sys.stderr)
         return 2
