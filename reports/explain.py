@@ -676,12 +676,21 @@ def explain(text, corpus, wanted=None, limit=None):
 
     # 5. the calls the text names, among the calls the case makes (what it is about, whatever the status)
     if user_calls:
+        callers = collections.defaultdict(set)
+        for name in corpus.case_names():
+            for fs in corpus.step_functions.get(name, {}).values():
+                for f in fs:
+                    callers[f].add(name)
+        count = max(1, len(corpus.case_names()))
         for name in corpus.case_names():
             functions = set(f for fs in corpus.step_functions.get(name, {}).values() for f in fs)
             same = sorted(functions & user_calls) or sorted(f for f in functions if _stem(f) in user_stems)
+            # a call most cases make (cudaMalloc, cudaDeviceSynchronize) says little about which one
+            same = [f for f in same if len(callers[f]) <= count / 4]
             if same:
                 c = candidate(name)
-                c.parts["context"] = round(min(30.0, c.parts.get("context", 0) + 8.0), 3)
+                weight = max(math.log(count / len(callers[f])) for f in same)
+                c.parts["context"] = round(min(30.0, c.parts.get("context", 0) + 3.0 * weight), 3)
                 c.reasons.append((4.0, "it calls %s" % ", ".join(same[:3])))
 
     # confidence: a cause only where the evidence singles the case out — the
@@ -740,7 +749,7 @@ def explain(text, corpus, wanted=None, limit=None):
                                                         corpus.family.get(c.case, ""), c.case))
     ranked = [c for c in ranked if c.score >= 5]
     answer.candidates = ranked[:limit] if limit else ranked
-    if len(ranked) >= 2:
+    if len(ranked) >= 2 and ranked[0].confidence != RELATED:
         top = ranked[0]
         # within a few points, on evidence of the same kind, no ranking is honest
         answer.ties = [c.case for c in ranked if c.confidence == top.confidence and top.score - c.score <= 2.5

@@ -96,7 +96,7 @@ NUMBER_FORMS = [
     re.compile(r"\(error (\d+)\)"),                                            # compute-sanitizer: (error 719)
     re.compile(r"\[(\d+)\] Call to"),                                # numba: [700] Call to cuMemcpyDtoH
     re.compile(r"\b(?:error|err|status|code|result|returned|return code|failure|cudaError_t|cublasStatus_t|CUresult)"
-               r"\s*[:=#]?\s*\(?\s*(-?\d+)\b", re.I),
+               r"\s*[:=#]?\s*\(?\s*(-?\d+)(?![\d.])", re.I),
     re.compile(r"\berror code:?\s*(-?\d+)\b", re.I),
 ]
 VERSION_FORMS = [

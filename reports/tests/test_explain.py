@@ -248,6 +248,14 @@ class VersionLabels(unittest.TestCase):
         self.assertIn("narrowed to: cudart 12.4", out)
 
 
+    def test_versions_printed_in_the_log_prefer_that_evidence(self):
+        answer = explain.explain("torch 2.1.0+cu118: RuntimeError: CUDA error: invalid configuration argument", corpus())
+        self.assertEqual(answer.versions.get("cudart"), "11.8")
+        first = answer.candidates[0].best_reasons(1)[0]
+        self.assertIn("cudart 11.8", first.rsplit(" — ", 1)[1].split(",")[0])
+        answer = explain.explain("torch 2.6.0+cu124: RuntimeError: CUDA error: invalid configuration argument", corpus())
+        self.assertIn("cudart 12.4", answer.candidates[0].best_reasons(1)[0].rsplit(" — ", 1)[1].split(",")[0])
+
     def test_gpu_and_driver_narrow_too(self):
         h200 = explain.explain("CUBLAS_STATUS_ALLOC_FAILED", corpus(), {"gpu": "H200"})
         runs = [r for c in h200.candidates for r in c.best_reasons(6) if "cuBLAS printed" not in r and " · " in r]
