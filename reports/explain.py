@@ -466,6 +466,7 @@ class Answer:
     def __init__(self, text):
         self.text = text
         self.statuses, self.wrappers, self.calls, self.versions, self.context = [], [], [], {}, []
+        self.memory = None         # (sizes, what they say, words) of an out-of-memory message
         self.wanted = {}
         self.candidates = []       # ranked
         self.documented = []
@@ -494,6 +495,7 @@ def explain(text, corpus, wanted=None, limit=None):
     answer.versions = explain_status.versions(text)
     focus = _focus(text)
     answer.context = explain_status.context_words(focus)
+    answer.memory = explain_status.memory_context(focus)
     answer.wanted = dict(wanted or {})
     explicit = bool(wanted)
     seen_versions = {k: v for k, v in answer.versions.items() if k in ("cudart", "driver", "gpu")}
@@ -657,6 +659,8 @@ def explain(text, corpus, wanted=None, limit=None):
 
     # 4. context: the words of the text against each case's name, title and lesson
     words = set(_tokens(context_text(focus, answer.statuses, answer.calls, vocabulary)))
+    if answer.memory:
+        words |= set(answer.memory[2])
     (name_words, lesson_words), idf = corpus.words, corpus.idf
     total = sum(idf.get(w, 0) for w in words)
     for name in lesson_words:
@@ -670,7 +674,8 @@ def explain(text, corpus, wanted=None, limit=None):
             c = candidate(name)
             c.parts["context"] = round(min(30.0, score), 3)
             c.context_raw = strength + sum(idf[w] for w in in_lesson)
-            c.name_context = len(in_name) >= 2 and strength >= 4.0
+            # two rare words of its name, or what the sizes of an out-of-memory message say
+            c.name_context = len(in_name) >= 2 and strength >= 4.0 or bool(answer.memory and set(in_name) & set(answer.memory[2]))
             c.context_words = sorted(set(in_name + in_lesson), key=lambda w: (w not in in_name, -idf[w]))[:6]
             c.reasons.append((score / 2, "its %s speaks of %s" % ("name" if in_name else "lesson", ", ".join(c.context_words))))
 
@@ -818,6 +823,10 @@ def format_text(answer, corpus, show=3, every=False):
         extra.append("narrowed to: " + ", ".join("%s %s" % kv for kv in sorted(answer.wanted.items())))
     if extra:
         lines.append("; ".join(extra))
+    if answer.memory:
+        sizes, says, _ = answer.memory
+        lines.append("memory: %s%s" % (", ".join("%s %s" % (k, _size(v)) for k, v in sizes.items()),
+                                       " — " + "; ".join(says) if says else ""))
     causes = answer.causes()
     summary = SUMMARY[answer.kind]
     if answer.kind == "cause":
@@ -854,6 +863,13 @@ def format_text(answer, corpus, show=3, every=False):
     return "\n".join(lines)
 
 
+def _size(value):
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if value >= size:
+            return "%.2f %s" % (value / size, unit)
+    return "%d B" % value
+
+
 def as_json(answer, corpus, every=False):
     def one(c):
         return {"case": c.case, "family": corpus.family.get(c.case, ""), "confidence": c.confidence, "score": c.score,
@@ -864,6 +880,7 @@ def as_json(answer, corpus, every=False):
         "printed_by": answer.wrappers, "recognised": [s.as_json() for s in answer.statuses],
         "meanings": {s.name: corpus.vocabulary.describe(s.name) for s in answer.errors},
         "calls": answer.calls, "versions": answer.versions, "narrowed_to": answer.wanted, "context": answer.context,
+        "memory": {"bytes": answer.memory[0], "says": answer.memory[1]} if answer.memory else None,
         "cases": [one(c) for c in (answer.candidates if every else answer.candidates[:3])],
         "ties": answer.ties,
         "documented": [{"key": row.get("key"), "cause": row.get("cause"), "fix": row.get("fix"), "source": row.get("source"),

@@ -365,3 +365,54 @@ def versions(text):
 def context_words(text):
     lowered = text.lower()
     return [w for w in CONTEXT_WORDS if re.search(r"\b%s%s" % (re.escape(w), "" if w.endswith("_") else r"\b"), lowered)]
+
+
+# ---- the numbers of an out-of-memory message ---------------------------------
+
+SIZE = r"([\d,]+(?:\.\d+)?)\s*(bytes|B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)\b"
+UNITS = {"b": 1, "bytes": 1, "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40,
+         "kb": 1 << 10, "mb": 1 << 20, "gb": 1 << 30, "tb": 1 << 40}
+MEMORY_FORMS = [
+    # PyTorch's caching allocator, 2.x: "Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 79.19 GiB of which
+    # 5.06 MiB is free. ... Of the allocated memory 78.50 GiB is allocated by PyTorch, and 150.00 MiB is reserved by
+    # PyTorch but unallocated." 1.x: "(GPU 0; 7.79 GiB total capacity; 6.50 GiB already allocated; 10.19 MiB free;
+    # 6.60 GiB reserved in total by PyTorch)"; XLA: "trying to allocate N bytes"; CuPy: "Out of memory allocating N bytes"
+    ("tried", r"(?:Tried to allocate|trying to allocate|Out of memory allocating)\s+" + SIZE),
+    ("total", r"total capacity of\s+" + SIZE),
+    ("total", SIZE + r"\s+total capacity"),
+    ("free", r"of which\s+" + SIZE + r"\s+is free"),
+    ("free", SIZE + r"\s+free\b"),
+    ("mine", r"Of the allocated memory\s+" + SIZE + r"\s+is allocated by PyTorch"),
+    ("mine", SIZE + r"\s+already allocated"),
+    ("unused", r"and\s+" + SIZE + r"\s+is reserved by PyTorch but unallocated"),
+    ("reserved", SIZE + r"\s+reserved in total by PyTorch"),
+]
+
+
+def memory_context(text):
+    """(numbers in bytes, what they say, words for the cases' lessons) of an out-of-memory message, or None."""
+    numbers = {}
+    for key, form in MEMORY_FORMS:
+        match = re.search(form, text, re.I)
+        if match and key not in numbers:
+            value, unit = match.groups()[-2:]
+            numbers[key] = float(value.replace(",", "")) * UNITS[unit.lower()]
+    if "tried" not in numbers:
+        return None
+    if "unused" not in numbers and "reserved" in numbers and "mine" in numbers:
+        numbers["unused"] = max(0.0, numbers["reserved"] - numbers["mine"])
+    tried, total, free, mine = (numbers.get(k) for k in ("tried", "total", "free", "mine"))
+    says, words = [], []
+    if total and tried > total:
+        says.append("one request larger than the whole GPU")
+        words += ["larger", "than", "gpu"]
+    elif total and mine is not None and mine < total / 2 and (free is None or free < tried):
+        says.append("PyTorch in this process holds little of it: something else holds the memory")
+        words += ["another", "process", "holds"]
+    elif total and mine is not None and mine >= total / 2:
+        says.append("this process filled the GPU itself")
+        words += ["allocations", "until", "full"]
+    if numbers.get("unused") and (numbers["unused"] >= max(tried, 1 << 30) or total and numbers["unused"] >= total / 10):
+        says.append("much reserved but unallocated: fragmentation")
+        words += ["fragmentation", "expandable_segments"]
+    return numbers, says, words

@@ -185,6 +185,18 @@ class Ranking(unittest.TestCase):
         self.assertEqual(answer.candidates[0].case, "too_many_registers_for_block")
         self.assertEqual(answer.candidates[0].confidence, CAUSE)       # the only case that returns it
 
+    def test_sizes_of_an_out_of_memory_message_narrow_the_cause(self):
+        too_big = self.answer("RuntimeError: CUDA out of memory. Tried to allocate 120.00 GiB (GPU 0; 79.35 GiB total "
+                              "capacity; 1.50 GiB already allocated; 77.19 GiB free; 1.60 GiB reserved in total by PyTorch)")
+        self.assertIn("one request larger than the whole GPU", too_big.memory[1])
+        self.assertEqual((too_big.candidates[0].case, too_big.candidates[0].confidence), ("malloc_larger_than_gpu", CAUSE))
+        elsewhere = self.answer("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total "
+                                "capacity of 79.19 GiB of which 5.06 MiB is free. Of the allocated memory 2.50 GiB is "
+                                "allocated by PyTorch, and 150.00 MiB is reserved by PyTorch but unallocated.")
+        self.assertEqual(elsewhere.memory[0]["free"], 5.06 * (1 << 20))
+        self.assertEqual(elsewhere.candidates[0].case, "create_when_another_process_holds_memory")
+        self.assertIsNone(self.answer("CUDA error: out of memory").memory)
+
     def test_fuzzy_match_must_agree_on_the_status(self):
         # the mirror recorded ALLOC_FAILED at cublasCreate: the same words with another status are not that message
         answer = self.answer("RuntimeError: CUDA error: CUBLAS_STATUS_LICENSE_ERROR when calling `cublasCreate(handle)`")
