@@ -491,7 +491,7 @@ def explain(text, corpus, wanted=None, limit=None):
     vocabulary = corpus.vocabulary
     answer.statuses = recognise(text, vocabulary)
     answer.wrappers = explain_status.wrappers(text)
-    answer.calls = explain_status.calls(text)
+    answer.calls = [c for c in explain_status.calls(text) if c not in vocabulary.by_name]
     answer.versions = explain_status.versions(text)
     focus = _focus(text)
     answer.context = explain_status.context_words(focus)

@@ -289,7 +289,10 @@ def recognise(text, vocabulary):
             continue              # the error is named; other numbers are line numbers, sizes, ranks
         for status in _by_number(number, text, vocabulary, position):
             add(status)
-    ordered = sorted(found.values(), key=lambda s: (s.role != "error", s.position))
+    # "ncclUnhandledCudaError ... Last error: Cuda failure 'out of memory'": the CUDA status inside is the cause
+    wrapped = {"ncclUnhandledCudaError", "CUBLAS_STATUS_INTERNAL_ERROR", "CUDNN_STATUS_INTERNAL_ERROR"}
+    inner = [s for s in found.values() if s.role == "error" and s.api in ("cuda", "cu")]
+    ordered = sorted(found.values(), key=lambda s: (s.role != "error", bool(inner) and s.name in wrapped, s.position))
     return ordered
 
 
