@@ -408,8 +408,8 @@ class RealWorldFloor(unittest.TestCase):
         results = benchmark_explain.run(benchmark_explain.read_rows(benchmark_explain.ROWS), corpus())
         figures = benchmark_explain.figures(results)["overall"]
         self.assertGreaterEqual(figures["covered"], 30)
-        self.assertGreaterEqual(figures["top1"] / figures["covered"], 0.70, figures)
-        self.assertGreaterEqual(figures["top3"] / figures["covered"], 0.75, figures)
+        self.assertGreaterEqual(figures["top1"] / figures["covered"], 0.65, figures)
+        self.assertGreaterEqual(figures["top3"] / figures["covered"], 0.72, figures)
         self.assertGreaterEqual(figures["honest"] / max(1, figures["uncovered"]), 0.85, figures)
 
 
