@@ -13,7 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import atlas  # noqa: E402
-from atlas_data import ROOT, default_results_paths, load_cases, load_results, load_status_table  # noqa: E402
+from atlas_data import ROOT, default_results_paths, load_cases, load_results  # noqa: E402
 from atlas_matrix import Matrix, differences  # noqa: E402
 
 
