@@ -812,6 +812,8 @@ def format_text(answer, corpus, show=3, every=False):
             " — %s" % status.how, role))
         if status.era:
             lines.append("   era: %s" % status.era)
+        elif d.get("runtimes") and status.api in ("cuda", "cu"):
+            lines.append("   era: of the runtimes whose strings are here (reports/status_names/) only %s know it" % d["runtimes"])
     if answer.statuses and not answer.errors:
         lines.append("   the text names no failing status: only the check (cudaSuccess is what was expected, not what happened)")
     extra = []

@@ -135,8 +135,13 @@ class Vocabulary:
 
     def __init__(self, root=ROOT, status_table=None):
         self.rows = []                                   # (api, code, name, text)
+        self.runtimes = collections.defaultdict(set)     # runtime status -> the runtime versions whose table has it
+        current = sorted(glob.glob(os.path.join(root, "reports", "error_strings_cudart-*.tsv")))
+        current = re.search(r"cudart-([\d.]+)_", current[-1]).group(1) if current else None
         for api, code, name, text in (status_table if status_table is not None else load_status_table(root)):
             self.rows.append((api, code, name, text))
+            if api == "cuda" and current:
+                self.runtimes[name].add(current)
         self.legacy = []
         for path in sorted(glob.glob(os.path.join(root, "reports", "status_names", "*.tsv"))):
             base = os.path.basename(path)
@@ -147,6 +152,9 @@ class Vocabulary:
                     self.legacy.append(("legacy", int(code), name, ""))
                 else:
                     self.rows.append((api, int(code), name, text))
+                    version = re.match(r"cudart-([\d.]+)\.tsv$", base)
+                    if version:
+                        self.runtimes[name].add(version.group(1))
         self.meaning = {}
         for path in sorted(glob.glob(os.path.join(root, "reports", "status_names", "meanings_*.tsv"))):
             for name, meaning in _read_tsv(path, 2):
@@ -183,7 +191,21 @@ class Vocabulary:
         text = self.text.get(name, "")
         meaning = self.meaning.get(name) or next((self.meaning[n] for n in self.same_as(name) if n in self.meaning), "")
         return {"name": name, "api": API_TITLE.get(row[0], row[0]) if row else "?", "code": row[1] if row else None,
-                "text": text, "meaning": meaning}
+                "text": text, "meaning": meaning, "runtimes": self.era_of(name)}
+
+    def era_of(self, name):
+        """'' when every runtime table here has the status, else which ones do ("CUDA 12.4, 13.0")."""
+        every = set().union(*self.runtimes.values()) if self.runtimes else set()
+        have = set().union(*(self.runtimes.get(n, set()) for n in self.same_as(name)))
+        if not have or have == every:
+            return ""
+        key = lambda v: tuple(int(x) for x in v.split("."))
+        listed = "CUDA " + ", ".join(sorted(have, key=key))
+        if max(every, key=key) in have:
+            return listed + " (so CUDA %s or newer)" % min(have, key=key)
+        if min(every, key=key) in have:
+            return listed + " (so CUDA %s or older)" % max(have, key=key)
+        return listed
 
 
 def _read_tsv(path, columns):

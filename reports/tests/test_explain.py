@@ -136,6 +136,13 @@ class Recognition(unittest.TestCase):
         self.assertIn("CUBLAS_STATUS_MAPPING_ERROR", found)   # 11 in cuBLAS, any era
         self.assertIsNone(found["CUBLAS_STATUS_MAPPING_ERROR"].era)
 
+    def test_statuses_some_runtimes_lack_are_dated(self):
+        vocabulary = corpus().vocabulary
+        self.assertEqual(vocabulary.era_of("cudaErrorIllegalAddress"), "")                     # every runtime has it
+        self.assertIn("CUDA 13.0 or newer", vocabulary.era_of("cudaErrorTensorMemoryLeak"))     # new in 13.0
+        self.assertIn("CUDA 12.4 or older", vocabulary.era_of("cudaErrorApiFailureBase"))       # gone in 13.0
+        self.assertIn("era:", explain.format_text(explain.explain("error 225", corpus()), corpus()))
+
     def test_a_status_named_only_in_the_failed_check_is_not_the_error(self):
         self.assertEqual(self.names("Assertion `err == cudaSuccess' failed."), [("cudaSuccess", "check")])
         self.assertEqual(self.names("Check failed: error == cudaSuccess (2 vs. 0) out of memory"),
