@@ -409,6 +409,7 @@ MEMORY_FORMS = [
     ("free", SIZE + r"\s+free\b"),
     ("mine", r"Of the allocated memory\s+" + SIZE + r"\s+is allocated by PyTorch"),
     ("mine", SIZE + r"\s+already allocated"),
+    ("mine", r"allocated so far:\s*" + SIZE),
     ("unused", r"and\s+" + SIZE + r"\s+is reserved by PyTorch but unallocated"),
     ("reserved", SIZE + r"\s+reserved in total by PyTorch"),
 ]
