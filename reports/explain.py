@@ -661,11 +661,17 @@ def explain(text, corpus, wanted=None, limit=None):
     words = set(_tokens(context_text(focus, answer.statuses, answer.calls, vocabulary)))
     if answer.memory:
         words |= set(answer.memory[2])
+    meaning_words = set()       # they may match a lesson, not a case's name (the header does not name mistakes)
+    # a status no case returns or discusses: what the header says it means is all there is to go on
+    for i, status in enumerate(errors):
+        if not producers.get(i) and not any("lesson_status" in c.parts for c in candidates.values()):
+            meaning = vocabulary.describe(status.name)["meaning"]
+            meaning_words |= set(_tokens(meaning)) - set(_tokens(vocabulary.text.get(status.name, ""))) - words
     (name_words, lesson_words), idf = corpus.words, corpus.idf
-    total = sum(idf.get(w, 0) for w in words)
+    total = sum(idf.get(w, 0) for w in words | meaning_words)
     for name in lesson_words:
         in_name = [w for w in words if w in name_words[name] and idf.get(w, 0) > 1.0]
-        in_lesson = [w for w in words if w in lesson_words[name] and idf.get(w, 0) > 0.7]
+        in_lesson = [w for w in words | meaning_words if w in lesson_words[name] and idf.get(w, 0) > 0.7]
         if not in_lesson:
             continue
         strength = sum(idf[w] for w in in_name)
@@ -677,7 +683,10 @@ def explain(text, corpus, wanted=None, limit=None):
             # two rare words of its name, or what the sizes of an out-of-memory message say
             c.name_context = len(in_name) >= 2 and strength >= 4.0 or bool(answer.memory and set(in_name) & set(answer.memory[2]))
             c.context_words = sorted(set(in_name + in_lesson), key=lambda w: (w not in in_name, -idf[w]))[:6]
-            c.reasons.append((score / 2, "its %s speaks of %s" % ("name" if in_name else "lesson", ", ".join(c.context_words))))
+            from_meaning = [w for w in c.context_words if w in meaning_words]
+            c.reasons.append((score / 2, "its %s speaks of %s%s" % (
+                "name" if in_name else "lesson", ", ".join(c.context_words),
+                " (%s: words of what the header says the status means)" % ", ".join(from_meaning) if from_meaning else "")))
 
     # 5. the calls the text names, among the calls the case makes (what it is about, whatever the status)
     if user_calls:
