@@ -204,6 +204,14 @@ class Ranking(unittest.TestCase):
         self.assertEqual(elsewhere.candidates[0].case, "create_when_another_process_holds_memory")
         self.assertIsNone(self.answer("CUDA error: out of memory").memory)
 
+    def test_a_status_nothing_returns_falls_back_on_its_header_meaning(self):
+        # "requested device function does not exist or is not compiled for the proper device architecture"
+        answer = self.answer("what():  extrema failed on 1st step: invalid device function")
+        self.assertEqual(answer.kind, "none")
+        self.assertEqual(answer.candidates[0].case, "no_code_for_this_gpu")
+        self.assertEqual(answer.candidates[0].confidence, "related")
+        self.assertIn("header says the status means", answer.candidates[0].best_reasons(1)[0])
+
     def test_fuzzy_match_must_agree_on_the_status(self):
         # the mirror recorded ALLOC_FAILED at cublasCreate: the same words with another status are not that message
         answer = self.answer("RuntimeError: CUDA error: CUBLAS_STATUS_LICENSE_ERROR when calling `cublasCreate(handle)`")
