@@ -671,7 +671,10 @@ def explain(text, corpus, wanted=None, limit=None):
     total = sum(idf.get(w, 0) for w in words | meaning_words)
     for name in lesson_words:
         in_name = [w for w in words if w in name_words[name] and idf.get(w, 0) > 1.0]
-        in_lesson = [w for w in words | meaning_words if w in lesson_words[name] and idf.get(w, 0) > 0.7]
+        in_lesson = [w for w in words if w in lesson_words[name] and idf.get(w, 0) > 0.7]
+        from_meaning = [w for w in meaning_words if w in lesson_words[name] and idf.get(w, 0) > 0.7]
+        if len(from_meaning) >= 2:           # one word of a header's sentence ("detected") is chance
+            in_lesson += from_meaning
         if not in_lesson:
             continue
         strength = sum(idf[w] for w in in_name)
@@ -772,7 +775,7 @@ def explain(text, corpus, wanted=None, limit=None):
             answer.ties = []
     if ranked and ranked[0].confidence == CAUSE:
         answer.kind = "cause"
-    elif any(d[0] == 2 for d in answer.documented) or answer.documented and not ranked:
+    elif any(d[0] == 2 for d in answer.documented) or answer.documented and (not ranked or ranked[0].confidence == RELATED):
         answer.kind = "documented"
     elif ranked and ranked[0].confidence == POSSIBLE:
         answer.kind = "possible"
