@@ -20,7 +20,7 @@ from atlas_data import ROOT, default_results_paths, load_cases, load_results, lo
 from atlas_matrix import (Matrix, changes_html, differences, matrix_csv, matrix_html, matrix_json,  # noqa: E402
                           matrix_markdown)
 from atlas_pages import atlas_index, case_page, status_index  # noqa: E402
-from explain import explain, format_explanation  # noqa: E402
+import explain  # noqa: E402
 
 
 def load(paths):
@@ -78,6 +78,9 @@ def find_column(matrix, name):
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["explain"]:
+        return explain.main(argv[1:])          # explain has its own options (--help)
     parser = argparse.ArgumentParser(description="cuda-error-atlas reports")
     commands = parser.add_subparsers(dest="command", required=True)
     b = commands.add_parser("build", help="write the matrix, the atlas and the status index")
@@ -87,10 +90,7 @@ def main(argv=None):
     d.add_argument("left")
     d.add_argument("right")
     d.add_argument("results", nargs="*")
-    x = commands.add_parser("explain", help="likely causes of an error message, status name or number")
-    x.add_argument("text")
-    x.add_argument("results", nargs="*")
-    x.add_argument("--report", help="where the built report is, to link its pages")
+    commands.add_parser("explain", help="which case reproduces an error message (explain --help)")
     args = parser.parse_args(argv)
 
     matrix, problems = load(args.results)
@@ -105,9 +105,6 @@ def main(argv=None):
         print("%s → %s: %d rows differ" % (left.id, right.id, len(changed)))
         for row, a, b in changed:
             print("  %-70s %-28s → %s" % (row.label, a.value, b.value))
-    else:
-        statuses, ranked = explain(args.text, matrix, load_status_table())
-        print(format_explanation(args.text, statuses, ranked, matrix, load_status_table(), args.report))
     return 0
 
 

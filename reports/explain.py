@@ -1,168 +1,947 @@
-"""explain: from an error as a user sees it to the cases that reproduce it.
+"""explain: from an error as a user pastes it to the cases that reproduce it.
 
-Input is a PyTorch error line, a status name or number, or a cuBLAS
-"On entry to SGEMM parameter number 8 had an illegal value" line. Evidence,
-strongest first: the same message recorded from a PyTorch mirror; the same
-cuBLAS parameter line recorded by a case; a status the text names (by name,
-by number, or by the text the CUDA and cuBLAS libraries print for it)
-observed in a case's broken variant on a GPU; the same in other places.
+    python3 reports/atlas.py explain "RuntimeError: CUDA error: ..."
+    some_program 2>&1 | python3 reports/atlas.py explain -
+    python3 reports/explain.py --cuda 12.4 --json "code=700(cudaErrorIllegalAddress)"
+
+Reading the text is explain_status's work (statuses by name, text or
+number, the wrapper that printed them, API calls, versions, context
+words). Here the corpus answers: every case's evidence — what its broken
+variant returned in each recorded environment (results files), what the
+rules expect of it (expected/*.rules, so a case not yet run is found too),
+what PyTorch raised in its mirror, the messages its lesson quotes, and its
+lesson's words — is weighed against what the text says. A case is
+presented as the cause only when its evidence singles it out; a status
+many cases return, with nothing to tell them apart, is answered as
+"possible"; documented causes no GPU here reproduces come from
+reports/real_world/documented_causes.tsv and are never shown as cases.
+
+Exit status: 0 when a cause is named (a case, or a documented cause), 1
+when nothing recognised singles out a cause (what the status means is
+still printed), 2 on bad usage.
 """
+import argparse
 import collections
 import difflib
+import json
+import math
+import os
 import re
+import signal
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from atlas_data import ROOT, SUCCESS, default_results_paths, load_cases, load_results  # noqa: E402
+import explain_status  # noqa: E402
+from explain_status import Vocabulary, recognise  # noqa: E402
 
 ON_ENTRY = re.compile(r"On entry to\s+(\S+)\s+parameter number\s+(\d+)", re.I)
-STATUS_NAME = re.compile(r"\b(cuda(?:Error)?[A-Z]\w+|CUBLAS_STATUS_\w+|CUDA_ERROR_\w+)\b")
+KINDS = [("launch", r"launch|kernelnode|<<<"), ("alloc", r"malloc|memalloc|mempool|alloc\b"), ("free", r"free"),
+         ("copy", r"memcpy|copy|memset"), ("sync", r"synchroni[sz]e|wait"), ("query", r"query"),
+         ("create", r"create|init\b|cuinit|plan\w*d\b|plan\b"), ("destroy", r"destroy"), ("gemm", r"gemm|matmul"),
+         ("device", r"setdevice|getdevice|devicecount|device_count"), ("capture", r"capture|graph"), ("peer", r"peer"),
+         ("event", r"event"), ("comm", r"nccl|allreduce|comm\w*init")]
+STOP = set("""the and for with was were that this from are not but you your its has have had can cannot could into when
+then than been being which what where while after before about also only just more most some such very will would
+should may might must there their they them these those our out all any each one two use used using via per
+error errors failed failure fail line file call calls called calling returned return returns runtime runtimeerror
+cuda cudart gpu gpus nvidia program process see case cases variant broken fixed step pytorch torch user users
+mistake sees what why fix references lesson atlas here same new get got true false none null value code bytes
+info warning warn who how why let set run off put end did does done now yet too own way day big old try""".split())
+CAUSE, POSSIBLE, RELATED = "cause", "possible", "related"
 
+
+# ---- the corpus --------------------------------------------------------------
+
+class Observation:
+    """A status a case returned (a run) or is expected to return (a rule)."""
+    __slots__ = ("status", "step", "function", "variant", "source", "lesson", "first", "environment", "where", "conditions")
+
+    def __init__(self, status, step, function, variant, source, lesson, first, environment, where, conditions=()):
+        self.status, self.step, self.function, self.variant = status, step, function, variant
+        self.source, self.lesson, self.first = source, lesson, first
+        self.environment, self.where, self.conditions = environment, where, conditions
+
+
+class Corpus:
+    """Everything explain weighs, read once: cases, results, rules, mirrors, documented causes."""
+
+    def __init__(self, root=ROOT, results_paths=None, status_table=None):
+        self.root = root
+        self.vocabulary = Vocabulary(root, status_table)
+        self.cases = load_cases(root)
+        self.results, self.problems = load_results(results_paths if results_paths is not None else default_results_paths(root))
+        self.environments = {r.path: r for r in self.results}
+        self.observations = collections.defaultdict(list)     # case -> [Observation]
+        self.messages = collections.defaultdict(list)         # case -> [(text, where, kind)]
+        self.family = {name: case.family for name, case in self.cases.items()}
+        self.step_functions = {name: _step_functions(case.source) for name, case in self.cases.items()}
+        for results in self.results:
+            if results.kind == "pytorch":
+                self._read_mirrors(results)
+            else:
+                self._read_runs(results)
+        self.rules = list(_read_rules(root))
+        self._read_rule_expectations()
+        # Without a driver every call fails: such an observation shows the
+        # mistake only for a case whose mistake no GPU environment shows.
+        for case, observations in self.observations.items():
+            if any(o.lesson and not _no_driver(o) for o in observations):
+                for o in observations:
+                    if _no_driver(o):
+                        o.lesson = False
+        for name, case in self.cases.items():
+            for quote in _lesson_quotes(case.source):
+                self.messages[name].append((quote, ("the case's lesson (%s)" % case.source_path, None), "lesson"))
+        self.documented = _read_documented(root)
+        for case, messages in list(self.messages.items()):
+            merged = collections.OrderedDict()
+            for message, where, kind in messages:
+                merged.setdefault((message, kind), []).append(where)
+            self.messages[case] = [(message, places, kind) for (message, kind), places in merged.items()]
+        self.words, self.idf = self._case_words()
+
+    def _read_runs(self, results):
+        label = results.label
+        by_case = collections.defaultdict(dict)
+        for run in results.runs:
+            by_case[run["case"]][run["variant"]] = run
+        for case, variants in by_case.items():
+            self.family.setdefault(case, next(iter(variants.values())).get("family", ""))
+            fixed = variants.get("fixed") or {}
+            # a status the fixed variant returned too (no driver: every call) is not the mistake's
+            fixed_seen = {s.get("name") for s in fixed.get("steps", []) if not s.get("success") and s.get("step") != "probe"}
+            if fixed.get("end", {}).get("kind") == "signal":
+                fixed_seen.add(fixed["end"].get("outcome"))
+            for variant, run in variants.items():
+                first = run.get("first_error") or {}
+                for record in run.get("steps", []):
+                    name = record.get("name")
+                    if record.get("success") or name in SUCCESS or record.get("step") == "probe" or not name:
+                        continue
+                    step = record.get("step")
+                    self.observations[case].append(Observation(
+                        name, step, (record.get("call") or "").split("(")[0].strip(), variant, "run",
+                        variant == "broken" and name not in fixed_seen,
+                        first.get("step") == step and first.get("name") == name, results.environment, label))
+                end = run.get("end") or {}
+                if end.get("kind") == "signal":
+                    outcome = end.get("outcome")
+                    self.observations[case].append(Observation(
+                        outcome, "end", "", variant, "run", variant == "broken" and outcome not in fixed_seen,
+                        not first, results.environment, label))
+                if variant == "broken":
+                    for line in run.get("library_messages") or []:
+                        self.messages[case].append((line, (label, results.environment), "library"))
+                    for line in (run.get("stderr_tail") or "").splitlines():
+                        if len(line.strip()) >= 15 and not line.startswith("["):
+                            self.messages[case].append((line.strip(), (label, results.environment), "stderr"))
+
+    def _read_mirrors(self, results):
+        for run in results.runs:
+            if run.get("variant") != "broken" or not run.get("message"):
+                continue
+            first = run["message"].strip().splitlines()[0]
+            exception = (run.get("exception") or "").split(".")[-1]
+            self.messages[run["case"]].append(("%s: %s" % (exception, first) if exception else first,
+                                               (results.label, results.environment), "pytorch"))
+
+    def _read_rule_expectations(self):
+        for rule in self.rules:
+            case, variant, step, expected = rule["case"], rule["variant"], rule["step"], rule["expected"]
+            if case == "*" or variant == "fixed":
+                continue
+            cite = re.search(r"run:(\S+\.json)", rule["cite"])
+            source = self.cited_results(cite.group(1)) if cite else None
+            environment = source.environment if source else None
+            for status in expected.split("|"):
+                if status in SUCCESS or status in ("not-reached", "result_wrong") or status.startswith(("exit:", "timeout")):
+                    continue
+                functions = self.step_functions.get(case, {}).get(step, [""])
+                self.observations[case].append(Observation(
+                    status, step, functions[0], variant, "rule", variant == "broken", False, environment,
+                    "%s:%d%s%s" % (rule["file"], rule["line"], " (when %s)" % " ".join(rule["conditions"]) if rule["conditions"] else "",
+                                   ", observed on %s" % source.label if source else ""),
+                    tuple(rule["conditions"])))
+
+    def cited_results(self, relative):
+        """The results file a rule cites (loaded once, only for its environment's label), or None."""
+        if not hasattr(self, "_cited"):
+            self._cited = {os.path.relpath(r.path, self.root): r for r in self.results}
+        if relative not in self._cited:
+            path = os.path.join(self.root, relative)
+            loaded, _ = load_results([path]) if os.path.isfile(path) else ([], [])
+            self._cited[relative] = loaded[0] if loaded else None
+        return self._cited[relative]
+
+    def _case_words(self):
+        """({case: words of its name and title}, {case: words of its lesson}, idf)."""
+        names, lessons = {}, {}
+        for name in set(self.cases) | set(self.observations):
+            case = self.cases.get(name)
+            names[name] = set(_tokens(name.replace("_", " ") + " " + (case.title if case else "")))
+            lesson = ""
+            if case:
+                lesson = " ".join(v for k, v in case.sections.items() if k != "references")
+            lessons[name] = set(_tokens(lesson + " " + self.family.get(name, "").replace("_", " "))) | names[name]
+        count = max(1, len(lessons))
+        frequency = collections.Counter(w for words in lessons.values() for w in words)
+        idf = {w: math.log((1 + count) / (1 + df)) for w, df in frequency.items()}
+        return (names, lessons), idf
+
+    def lesson_statuses(self, case):
+        return {o.status for o in self.observations.get(case, []) if o.lesson}
+
+    def case_names(self):
+        return sorted(set(self.cases) | set(self.observations) | set(self.messages))
+
+
+def _no_driver(observation):
+    if observation.source == "rule":
+        return "driver=none" in observation.conditions
+    return (observation.environment or {}).get("driver", "none") == "none"
+
+
+def _tokens(text):
+    text = re.sub(r"\b(sm|compute)_\d+a?\b", r"\1_arch", text.lower().replace("-", " "))
+    return [w for w in re.findall(r"[a-z][a-z0-9_]{2,}", text) if w not in STOP]
+
+
+BOILERPLATE = re.compile(r"code\s*=\s*-?\d+\s*\(\w*\)|CUDA kernel errors might be asynchronously reported[^\n]*|For debugging consider passing[^\n]*|"
+                         r"Compile with `TORCH_USE_CUDA_DSA`[^\n]*|Traceback \(most recent call last\):|"
+                         r"\S*[/\\]\S*|\S+\.(?:cu|cuh|cpp|cc|c|h|hpp|py)(?::\d+)?\b|0x[0-9a-fA-F]+", re.I)
+
+
+def context_text(text, statuses, calls, vocabulary):
+    """The text less what is already weighed: status names and texts, calls, paths, wrapper boilerplate."""
+    text = BOILERPLATE.sub(" ", text)
+    for status in statuses:
+        for name in status.same_as:
+            text = text.replace(name, " ")
+            message = vocabulary.text.get(name, "")
+            if len(message) >= 6:
+                text = re.sub(re.escape(message), " ", text, flags=re.I)
+    for call in sorted(calls, key=len, reverse=True):
+        text = text.replace(call, " ")
+    return text
+
+
+def _step_functions(source):
+    """{step: [API functions]} from the case's ATLAS_*("step", call(...)) records (the step may be an expression
+    holding the name, e.g. capture_step(mode, "malloc"))."""
+    functions = collections.defaultdict(list)
+    for match in re.finditer(r"\bATLAS_[A-Z_]+\(", source):
+        depth, i, comma = 1, match.end(), None
+        while i < len(source) and depth and i - match.end() < 2000:
+            ch = source[i]
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+            elif ch == "," and depth == 1 and comma is None:
+                comma = i
+            i += 1
+        if comma is None:
+            continue
+        first, call = source[match.end():comma], source[comma + 1:i - 1]
+        step = re.search(r'"(\w+)"', first)
+        function = re.search(r"\b((?:cu|nccl)\w*)\s*\(", call)
+        if step and function and function.group(1) not in functions[step.group(1)]:
+            functions[step.group(1)].append(function.group(1))
+    return functions
+
+
+def _lesson_quotes(source):
+    """The messages a lesson quotes: indented lines of its header comment (a quote wrapped over
+    several indented lines is one message)."""
+    header = re.match(r"\s*/\*(.*?)\*/", source, re.S)
+    if not header:
+        return []
+    quotes, current = [], []
+    for line in header.group(1).splitlines() + [""]:
+        match = re.match(r"^\s*\*\s{3,}(\S.*)$", line)
+        if match:
+            current.append(match.group(1).strip())
+            continue
+        if current and len(" ".join(current)) >= 13:
+            quotes.append(" ".join(current))
+        current = []
+    return quotes
+
+
+def _read_rules(root):
+    folder = os.path.join(root, "expected")
+    if not os.path.isdir(folder):
+        return
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".rules"):
+            continue
+        path = os.path.join(folder, name)
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                if not line.strip() or line.lstrip().startswith("#"):
+                    continue
+                head, _, cite = line.partition("cite=")
+                fields = head.split()
+                if len(fields) < 4:
+                    continue
+                yield {"file": os.path.relpath(path, root), "line": number, "case": fields[0], "variant": fields[1],
+                       "step": fields[2], "expected": fields[3], "conditions": fields[4:], "cite": cite.strip()}
+
+
+def _read_documented(root):
+    path = os.path.join(root, "reports", "real_world", "documented_causes.tsv")
+    rows = []
+    if not os.path.exists(path):
+        return rows
+    with open(path, encoding="utf-8") as f:
+        header = None
+        for number, line in enumerate(f, 1):
+            if line.startswith("#") or not line.strip():
+                continue
+            parts = line.rstrip("\n").split("\t")
+            if header is None:
+                header = parts
+                continue
+            row = dict(zip(header, parts + [""] * (len(header) - len(parts))))
+            row["line"] = number
+            row["patterns"] = [p.strip() for p in row.get("status_or_text_patterns", "").split("|") if p.strip()]
+            rows.append(row)
+    return rows
+
+
+# ---- what the user's environment is ----------------------------------------------
+
+def _version_key(text):
+    return tuple(int(x) for x in re.findall(r"\d+", str(text))[:3])
+
+
+def environment_matches(environment, wanted):
+    """None when nothing is wanted or the environment is unknown; True/False otherwise."""
+    if not wanted or environment is None:
+        return None
+    verdicts = []
+    if wanted.get("cudart"):
+        have = environment.get("cudart") if environment.get("cudart", "none") != "none" else environment.get("cudart_header")
+        want = _version_key(wanted["cudart"])
+        verdicts.append(bool(have) and _version_key(have)[:len(want)] == want)
+    if wanted.get("driver"):
+        want = _version_key(wanted["driver"])
+        have = environment.get("driver", "none")
+        verdicts.append(have != "none" and _version_key(have)[:len(want)] == want)
+    if wanted.get("gpu"):
+        verdicts.append(wanted["gpu"].lower().replace("nvidia", "").strip() in (environment.get("gpu") or "").lower())
+    return all(verdicts) if verdicts else None
+
+
+def conditions_hold(conditions, wanted):
+    """Do a rule's conditions hold for the user's versions? Unknown fields hold."""
+    if not wanted:
+        return None
+    fields = {"cudart": wanted.get("cudart"), "cudart_header": wanted.get("cudart"), "driver": wanted.get("driver"),
+              "gpu": wanted.get("gpu")}
+    verdict = None
+    for condition in conditions:
+        match = re.match(r"([\w.]+)(>=|<=|!=|=|>|<|~)(.+)", condition)
+        if not match:
+            continue
+        field, op, value = match.groups()
+        have = fields.get(field)
+        if have is None:
+            continue
+        if op == "~":
+            ok = value.lower() in have.lower()
+        elif value == "none" or not re.match(r"\d", value):
+            ok = (have == value) == (op == "=")
+        elif ".." in value and op == "=":
+            low, high = value.split("..")
+            ok = _version_key(low) <= _version_key(have)[:len(_version_key(low))] and \
+                _version_key(have)[:len(_version_key(high))] <= _version_key(high)
+        else:
+            a, b = _version_key(have), _version_key(value)
+            a = a[:len(b)]
+            ok = {"=": a == b, "!=": a != b, ">=": a >= b, "<=": a <= b, ">": a > b, "<": a < b}[op]
+        verdict = ok if verdict is None else verdict and ok
+    return verdict
+
+
+# ---- weighing ----------------------------------------------------------------------
 
 def _normalize(text):
     text = re.sub(r"0x[0-9a-f]+|\d+(\.\d+)?", "N", text.lower())
     return re.sub(r"\s+", " ", text).strip()
 
 
-class Cause:
-    """A case, and the evidence that it is what the user hit."""
+ERRORISH = re.compile(r"error|fail|assert|what\(\)|exception|warn|abort|fault|denied|cannot|unable|invalid|illegal|"
+                      r"out of memory|not supported|no kernel|CUDA|CUBLAS|NCCL|cuDNN", re.I)
 
+
+def _focus(text, most=40):
+    """The lines of a long log that can carry the error (with the line after each), at most `most` of them."""
+    lines = [line[:1000] for line in text.splitlines()]          # a line is a message, not a file
+    if len(lines) <= most:
+        return "\n".join(lines)
+    keep = []
+    for i, line in enumerate(lines):
+        if ERRORISH.search(line):
+            keep.extend(j for j in (i, i + 1) if j < len(lines) and j not in keep)
+    keep = keep[:most] or list(range(len(lines) - most, len(lines)))
+    return "\n".join(lines[i] for i in keep)
+
+
+def _similar(a, b, floor=0.6):
+    """difflib's ratio, skipped (0) where its cheap upper bounds are already below the floor."""
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    if matcher.real_quick_ratio() < floor - 0.3 or matcher.quick_ratio() < floor - 0.3:
+        return 0.0
+    ratio = matcher.ratio() if matcher.quick_ratio() >= floor else 0.0
+    # one quoted inside the other, with a prefix or a tail of its own ("Exception in worker ...: <message>")
+    block = matcher.find_longest_match(0, len(a), 0, len(b)) if len(a) >= 30 and len(b) >= 30 else None
+    if block and block.size >= 30:
+        ratio = max(ratio, min(0.95, block.size / len(a)))      # how much of the recorded message the text holds
+    return ratio
+
+
+def _stem(function):
+    """cudaMemcpyAsync -> cudamemcpy; cublasSgemm_v2 / cublasGemmEx -> cublasgemm."""
+    f = re.sub(r"(_v\d+|Async|_64|Ex)$", "", function or "")
+    f = re.sub(r"^cublas[SDCZH](?=[a-z])", "cublas", f)
+    f = re.sub(r"^cublas(\w*?)(Strided)?Batched", r"cublas\1", f)
+    return f.lower()
+
+
+def _kinds(text):
+    """The kinds of call a function (or step) name is: launch, alloc, copy, sync, create, ..."""
+    text = (text or "").lower()
+    return {kind for kind, pattern in KINDS if re.search(pattern, text)}
+
+
+def _library(function):
+    for prefix in ("cublasLt", "cublas", "cusolver", "cufft", "cudnn", "nccl", "cuda", "cu"):
+        if (function or "").startswith(prefix):
+            return prefix
+    return ""
+
+
+class Candidate:
     def __init__(self, case):
         self.case = case
-        self.best = {}                                    # kind of evidence -> its best score
-        self.evidence = collections.OrderedDict()         # what was seen -> where
+        self.parts = {}            # kind -> score
+        self.reasons = []          # (score, line)
+        self.confidence = RELATED
+        self.evidence_count = 0
+        self.aftermath = False
+        self.lesson_level = False      # its broken variant, and not its fixed one, returned the status
+        self.call_matched = False      # at the kind of call the text names
+        self.message_exact = False     # a recorded message, nearly word for word
+        self.quoted = False            # its lesson quotes the message, nearly word for word
+        self.context_words = []
+        self.name_context = False      # the text's words name what the case is about
+        self.context_raw = 0.0         # how much of the text's words its name and lesson share, uncapped
 
-    def add(self, kind, score, seen, where):
-        self.best[kind] = max(score, self.best.get(kind, 0))
-        self.evidence.setdefault(seen, [])
-        if where not in self.evidence[seen]:
-            self.evidence[seen].append(where)
+    def add(self, kind, score, reason):
+        if score > self.parts.get(kind, 0):
+            self.parts[kind] = score
+        self.reasons.append((score, reason))
 
     @property
     def score(self):
-        # the strongest kind of evidence leads; each other kind adds a little
-        scores = sorted(self.best.values(), reverse=True)
-        return scores[0] + 0.1 * sum(scores[1:]) if scores else 0.0
+        main = ("status", "message", "lesson_status")
+        primary = sorted((self.parts.get(k, 0) for k in main), reverse=True)
+        # the words of the text break ties between cases that return the status; alone, they are all there is
+        context = self.parts.get("context", 0) * (0.5 if "status" in self.parts or "message" in self.parts else 1.0)
+        return round(primary[0] + 0.1 * sum(primary[1:]) + context, 3)
+
+    def best_reasons(self, n):
+        seen, out = set(), []
+        for _, reason in sorted(self.reasons, key=lambda r: -r[0]):
+            if reason not in seen:
+                seen.add(reason)
+                out.append(reason)
+        return out[:n]
+
+
+class Answer:
+    def __init__(self, text):
+        self.text = text
+        self.statuses, self.wrappers, self.calls, self.versions, self.context = [], [], [], {}, []
+        self.memory = None         # (sizes, what they say, words) of an out-of-memory message
+        self.wanted = {}
+        self.candidates = []       # ranked
+        self.documented = []
+        self.ties = []
+        self.kind = "none"
 
     @property
-    def reasons(self):
-        return ["%s — %s" % (seen, ", ".join(where)) for seen, where in self.evidence.items()]
+    def errors(self):
+        return [s for s in self.statuses if s.role == "error"]
+
+    @property
+    def exit_code(self):
+        return 0 if self.kind in ("cause", "documented") else 1
+
+    def causes(self):
+        return [c for c in self.candidates if c.confidence == CAUSE]
 
 
-def _where(column):
-    gpu, _, mode = column.group
-    return "%s %s" % (gpu.replace("NVIDIA ", ""), mode)
+def explain(text, corpus, wanted=None, limit=None):
+    """Rank the corpus's cases for this text. wanted: {cudart, driver, gpu} the user gave."""
+    answer = Answer(text)
+    vocabulary = corpus.vocabulary
+    answer.statuses = recognise(text, vocabulary)
+    answer.wrappers = explain_status.wrappers(text)
+    answer.calls = [c for c in explain_status.calls(text) if c not in vocabulary.by_name]
+    answer.versions = explain_status.versions(text)
+    focus = _focus(text)
+    answer.context = explain_status.context_words(focus)
+    answer.memory = explain_status.memory_context(focus)
+    answer.wanted = dict(wanted or {})
+    explicit = bool(wanted)
+    seen_versions = {k: v for k, v in answer.versions.items() if k in ("cudart", "driver", "gpu")}
+    errors = answer.errors
+    error_names = [s.same_as for s in errors]
+    user_calls = set(answer.calls)
+    user_stems = {_stem(f) for f in user_calls}
+    user_libraries = {_library(f) for f in user_calls} - {""}
+    user_kinds = set().union(*(_kinds(f) for f in user_calls)) if user_calls else set()
+    if re.search(r"\bkernel launch|\blaunch(?:ing)? (?:the |a )?kernel|launch failed", text, re.I):
+        user_kinds.add("launch")
+    candidates = {}
 
+    def candidate(case):
+        if case not in candidates:
+            candidates[case] = Candidate(case)
+        return candidates[case]
 
-def recognised_statuses(text, status_table):
-    """[(name, how)] the text names: by name, by the library's own text, or by number."""
-    found = collections.OrderedDict()
-    for name in STATUS_NAME.findall(text):
-        if any(name == n for _, _, n, _ in status_table) or name in ("CUDA_SUCCESS",):
-            found.setdefault(name, "named")
-    lowered = text.lower()
-    for api, code, name, message in sorted(status_table, key=lambda row: -len(row[3])):
-        if len(message) >= 12 and message.lower() in lowered and name not in found:
-            found[name] = 'its text, "%s"' % message
-    bare = re.fullmatch(r"\s*(?:(?:error|status|code)\s*)?(-?\d+)\s*", text, re.I)
-    if bare:
-        number = int(bare.group(1))
-        for api, code, name, message in status_table:
-            if code == number:
-                found.setdefault(name, "number %d in the %s API" % (number, "CUDA runtime" if api == "cuda" else "cuBLAS"))
-    return list(found.items())
-
-
-def explain(text, matrix, status_table, limit=8):
-    causes = {}
-
-    def cause(case):
-        if case not in causes:
-            causes[case] = Cause(case)
-        return causes[case]
-
-    # 1. a PyTorch message recorded from a mirror
-    wanted = _normalize(text)
-    for column in matrix.pytorch:
-        for run in column.runs:
-            message = run.get("message")
-            if not message or run.get("variant") != "broken":
+    # 1. statuses the case returned (runs) or is expected to return (rules)
+    producers = collections.defaultdict(set)     # status index -> cases whose broken variant returns it
+    for case, observations in corpus.observations.items():
+        for obs in observations:
+            for i, names in enumerate(error_names):
+                if obs.status in names and obs.lesson:
+                    producers[i].add(case)
+    for case, observations in corpus.observations.items():
+        best = None
+        for obs in observations:
+            index = next((i for i, names in enumerate(error_names) if obs.status in names), None)
+            if index is None:
                 continue
-            first = _normalize(message.splitlines()[0])
-            ratio = 1.0 if first and (first in wanted or wanted in first and len(wanted) > 20) else \
-                difflib.SequenceMatcher(None, first, wanted).ratio()
-            if ratio >= 0.6:
-                cause(run["case"]).add("pytorch", 100 * ratio, "PyTorch raised it in the case's mirror: %s: %s" % (
-                    run.get("exception"), message.splitlines()[0]), _where(column))
+            if obs.source == "run":
+                fits = environment_matches(obs.environment, answer.wanted)
+            else:
+                fits = conditions_hold(obs.conditions, answer.wanted)
+            if explicit and fits is False:
+                continue                                     # narrowed to the user's versions
+            score = 50 if obs.lesson else (20 if obs.variant == "broken" else 12)
+            if obs.lesson and obs.first:
+                score += 10
+            call = obs.function or ""
+            if call and call in user_calls:
+                score += 20
+            elif call and _stem(call) in user_stems:
+                score += 12
+            elif _kinds(call + " " + (obs.step or "")) & user_kinds:
+                score += 8
+            elif call and _library(call) in user_libraries:
+                score += 3
+            if obs.source == "run" and obs.environment and obs.environment.get("driver", "none") != "none":
+                score += 4
+            like = environment_matches(obs.environment, seen_versions) if obs.source == "run" else \
+                conditions_hold(obs.conditions, seen_versions)
+            if like is True:
+                score += 5
+            elif like is False:
+                score -= 8
+            score -= 4 * index                              # the first error named leads
+            score -= 2 * min(3, len(corpus.lesson_statuses(case)) - 1)   # a case about this one status explains it best
+            if best is None or score > best[0]:
+                best = (score, obs)
+        if best:
+            score, obs = best
+            c = candidate(case)
+            c.aftermath = obs.lesson and not obs.first and obs.source == "run"
+            what = "%s%s at step %s of the %s variant" % (obs.status, " from %s" % obs.function if obs.function else "", obs.step, obs.variant)
+            if obs.step == "end":
+                what = "the %s variant ended with %s" % (obs.variant, obs.status)
+            same = [o for o in observations if o.status == obs.status and o.step == obs.step and o.variant == obs.variant
+                    and not (explicit and (environment_matches(o.environment, answer.wanted) if o.source == "run"
+                                           else conditions_hold(o.conditions, answer.wanted)) is False)]
+            # the user's versions first, then GPUs before no-driver machines
+            same.sort(key=lambda o: (environment_matches(o.environment, answer.wanted or seen_versions) is not True,
+                                     o.source != "run", _no_driver(o), (o.environment or {}).get("mode", "default") != "default",
+                                     tuple(-x for x in _version_key((o.environment or {}).get("cudart", "0")))))
+            places = []
+            for o in same:
+                where = ("rule %s" % o.where) if o.source == "rule" else o.where
+                if where not in places:
+                    places.append(where)
+            runs = [p for p in places if not p.startswith("rule ")]
+            shown = runs[:1] + (["and %d more environment%s" % (len(runs) - 1, "s" if len(runs) > 2 else "")] if len(runs) > 1 else [])
+            if not runs:
+                shown = places[:1]
+            c.add("status", score, "%s — %s" % (what, ", ".join(shown)))
+            c.evidence_count = len(places)
+            c.lesson_level = obs.lesson
+            c.call_matched = bool(obs.function) and (obs.function in user_calls or _stem(obs.function) in user_stems)
 
-    # 2. a cuBLAS parameter line
+    # 2. messages recorded for the case: a mirror's exception, cuBLAS's parameter line, stderr, the lesson's quotes
+    wanted_lines = [_normalize(line) for line in focus.splitlines() if line.strip()] or [_normalize(focus)]
+    whole = _normalize(focus)
     entry = ON_ENTRY.search(text)
-    if entry:
-        function, number = entry.group(1).upper(), entry.group(2)
-        for column in matrix.columns:
-            for run in column.runs:
-                for line in run.get("library_messages") or []:
-                    seen = ON_ENTRY.search(line)
-                    if seen and seen.group(2) == number:
-                        same = seen.group(1).upper() == function
-                        said = run["case"] in matrix.cases and "parameter number %s" % number in matrix.cases[run["case"]].source
-                        cause(run["case"]).add("library", (90 if same else 30) + (5 if said else 0),
-                                               "cuBLAS printed \"%s\"" % line, _where(column))
+    for case, messages in corpus.messages.items():
+        for message, places, kind in messages:
+            if explicit:
+                places = [p for p in places if environment_matches(p[1], answer.wanted) is not False]
+                if not places:
+                    continue                                 # recorded only where the user is not
+            where = places[0][0] + (", and %d more" % (len(places) - 1) if len(places) > 1 else "")
+            recorded = _normalize(message)
+            if len(recorded) < 12:
+                continue
+            if entry and ON_ENTRY.search(message):
+                seen = ON_ENTRY.search(message)
+                if seen and seen.group(2) == entry.group(2):
+                    same = seen.group(1).upper() == entry.group(1).upper()
+                    said = "cuBLAS printed" if kind == "library" else "its lesson quotes"
+                    candidate(case).add("message", (92 if kind == "library" else 88) if same else 35,
+                                        '%s "%s" — %s' % (said, message, where))
+                continue
+            if entry and kind == "library":
+                continue
+            ratio = 1.0 if recorded in whole or (len(whole) > 20 and whole in recorded) else \
+                max(_similar(recorded, line) for line in wanted_lines)
+            if ratio < 0.6:
+                continue
+            named = recognise(message, vocabulary)
+            named_errors = {n for s in named if s.role == "error" for n in s.same_as}
+            mine = {n for names in error_names for n in names}
+            if named_errors and mine and not named_errors & mine:
+                continue                                     # a fuzzy match must agree on the status it names
+            if named_errors & mine:
+                # the status is weighed already: what else do the two say alike?
+                rest = _normalize(context_text(message, named, explain_status.calls(message), vocabulary))
+                mine_rest = [_normalize(context_text(line, answer.statuses, answer.calls, vocabulary)) for line in focus.splitlines()]
+                shortest = min([len(m) for m in mine_rest if m] or [0])
+                if len(rest) < 12 or shortest < 12:
+                    # one of them says nothing but the status: they agree on it, and on no more
+                    ratio = min(ratio, 0.7)
+                else:
+                    ratio = min(ratio, max([1.0 if rest in m or len(m) >= 12 and m in rest else _similar(rest, m)
+                                            for m in mine_rest if m] or [0.0]))
+                if ratio < 0.6:
+                    continue
+            base = {"pytorch": 55, "library": 50, "stderr": 50, "lesson": 48}[kind]
+            label = {"pytorch": "PyTorch raised", "library": "cuBLAS printed", "stderr": "the broken variant printed",
+                     "lesson": "its lesson quotes"}[kind]
+            c = candidate(case)
+            c.add("message", base + 45 * ratio, '%s "%s" — %s' % (label, message[:160], where))
+            if ratio >= 0.85:
+                if kind == "lesson":
+                    c.quoted = True
+                else:
+                    c.message_exact = True
 
-    # 3. statuses the text names
-    statuses = recognised_statuses(text, status_table)
-    seen_in = collections.defaultdict(set)
-    for name, _ in statuses:
-        for column in matrix.columns:
-            for run in column.runs:
-                for record in run.get("steps", []):
-                    if record.get("name") == name:
-                        seen_in[name].add(run["case"])
-    functions = set(re.findall(r"\b(cu\w+|cublas\w+)\s*\(", text))
-    for name, how in statuses:
-        rarity = 1.0 / max(1, len(seen_in[name])) ** 0.5  # a status few cases produce says more
-        for column in matrix.columns:
-            for run in column.runs:
-                for record in run.get("steps", []):
-                    # the probe is the harness's own question, not what the user did
-                    if record.get("name") != name or record.get("step") == "probe":
-                        continue
-                    lesson = run["variant"] == "broken" and column.has_device
-                    score = (60 if lesson else 15) + 25 * rarity
-                    call = record.get("call", "")
-                    if any(call.startswith(f) for f in functions):
-                        score += 15
-                    if run["case"] in matrix.cases and name in matrix.cases[run["case"]].source[:4000]:
-                        score += 10
-                    cause(run["case"]).add("status", score, "%s from %s at step %s of the %s variant" % (
-                        name, call.split("(")[0], record.get("step"), run["variant"]), _where(column))
-    # 4. lessons that discuss the status, also where no recorded run produced it
-    #    (CUDA 13 no longer returns some codes the usual answers quote)
-    texts = {name: message for _, _, name, message in status_table}
-    for name, _ in statuses:
-        for case in matrix.cases.values():
-            lesson = " ".join(case.sections.values())
-            if name in lesson or (len(texts.get(name, "")) >= 12 and texts[name] in lesson):
-                cause(case.name).add("lesson", 40 if not seen_in[name] else 20,
-                                     "its lesson discusses %s (\"%s\")" % (name, texts.get(name, "")), "the case's header")
-    ranked = sorted(causes.values(), key=lambda c: (-c.score, c.case))[:limit]
-    return statuses, ranked
+    # 3. lessons that discuss the status (also cases no environment has run)
+    for i, status in enumerate(errors):
+        text_of = vocabulary.text.get(status.name, "")
+        for name, case in corpus.cases.items():
+            lesson = " ".join(case.sections.get(k, "") for k in ("sees", "pytorch", "why", "mistake"))
+            names = [n for n in status.same_as if re.search(r"\b%s\b" % re.escape(n), lesson)]
+            if names or (len(text_of) >= 12 and text_of.lower() in lesson.lower()):
+                produced = bool(producers.get(i))
+                functions = set(f for fs in corpus.step_functions.get(name, {}).values() for f in fs)
+                functions |= set(explain_status.calls(case.title + " " + case.sections.get("mistake", "")))
+                steps = " ".join(corpus.step_functions.get(name, {}))
+                bonus = 10 if functions & user_calls else (5 if _kinds(" ".join(functions) + " " + steps) & user_kinds else 0)
+                candidate(name).add("lesson_status", (20 if produced else 32) - 4 * i + bonus,
+                                    'its lesson discusses %s — %s' % (names[0] if names else '"%s"' % text_of, case.source_path))
+
+    # 4. context: the words of the text against each case's name, title and lesson
+    words = set(_tokens(context_text(focus, answer.statuses, answer.calls, vocabulary)))
+    if answer.memory:
+        words |= set(answer.memory[2])
+    meaning_words = set()       # they may match a lesson, not a case's name (the header does not name mistakes)
+    # a status no case returns or discusses: what the header says it means is all there is to go on
+    for i, status in enumerate(errors):
+        if not producers.get(i) and not any("lesson_status" in c.parts for c in candidates.values()):
+            meaning = vocabulary.describe(status.name)["meaning"]
+            meaning_words |= set(_tokens(meaning)) - set(_tokens(vocabulary.text.get(status.name, ""))) - words
+    (name_words, lesson_words), idf = corpus.words, corpus.idf
+    total = sum(idf.get(w, 0) for w in words | meaning_words)
+    for name in lesson_words:
+        in_name = [w for w in words if w in name_words[name] and idf.get(w, 0) > 1.0]
+        in_lesson = [w for w in words if w in lesson_words[name] and idf.get(w, 0) > 0.7]
+        from_meaning = [w for w in meaning_words if w in lesson_words[name] and idf.get(w, 0) > 0.7]
+        if len(from_meaning) >= 2:           # one word of a header's sentence ("detected") is chance
+            in_lesson += from_meaning
+        if not in_lesson:
+            continue
+        strength = sum(idf[w] for w in in_name)
+        score = min(12.0, 3.0 * strength) + min(10.0, 25.0 * sum(idf[w] for w in in_lesson) / max(total, 10.0))
+        if score >= 2.0:
+            c = candidate(name)
+            c.parts["context"] = round(min(30.0, score), 3)
+            c.context_raw = strength + sum(idf[w] for w in in_lesson)
+            # two rare words of its name, or what the sizes of an out-of-memory message say
+            c.name_context = len(in_name) >= 2 and strength >= 4.0 or bool(answer.memory and set(in_name) & set(answer.memory[2]))
+            c.context_words = sorted(set(in_name + in_lesson), key=lambda w: (w not in in_name, -idf[w]))[:6]
+            from_meaning = [w for w in c.context_words if w in meaning_words]
+            c.reasons.append((score / 2, "its %s speaks of %s%s" % (
+                "name" if in_name else "lesson", ", ".join(c.context_words),
+                " (%s: words of what the header says the status means)" % ", ".join(from_meaning) if from_meaning else "")))
+
+    # 5. the calls the text names, among the calls the case makes (what it is about, whatever the status)
+    if user_calls:
+        callers = collections.defaultdict(set)
+        for name in corpus.case_names():
+            for fs in corpus.step_functions.get(name, {}).values():
+                for f in fs:
+                    callers[f].add(name)
+        count = max(1, len(corpus.case_names()))
+        for name in corpus.case_names():
+            functions = set(f for fs in corpus.step_functions.get(name, {}).values() for f in fs)
+            same = sorted(functions & user_calls) or sorted(f for f in functions if _stem(f) in user_stems)
+            # a call most cases make (cudaMalloc, cudaDeviceSynchronize) says little about which one
+            same = [f for f in same if len(callers[f]) <= count / 4]
+            if same:
+                c = candidate(name)
+                weight = max(math.log(count / len(callers[f])) for f in same)
+                c.parts["context"] = round(min(30.0, c.parts.get("context", 0) + 3.0 * weight), 3)
+                c.reasons.append((4.0, "it calls %s" % ", ".join(same[:3])))
+
+    # confidence: a cause only where the evidence singles the case out — the
+    # only cases (at most two) whose broken variant returns the status, or the
+    # only ones of them that also match the call or the words of the text
+    returning = [c for c in candidates.values() if c.lesson_level and "status" in c.parts]
+    narrowed = [c for c in returning if c.call_matched or c.name_context]
+    if 0 < len(returning) <= 2:
+        chosen = returning
+    elif 0 < len(narrowed) <= 2:
+        chosen = narrowed
+    else:
+        chosen = []
+    quoting = [c for c in candidates.values() if c.quoted]
+    for c in candidates.values():
+        if c.message_exact or c in chosen or c.quoted and len(quoting) == 1:
+            c.confidence = CAUSE
+        elif c in returning or c.parts.get("message", 0) >= 80 or "lesson_status" in c.parts \
+                or not errors and c.parts.get("context", 0) >= 10:
+            c.confidence = POSSIBLE
+        else:
+            c.confidence = RELATED
+
+    # documented causes no GPU here reproduces
+    mine = {n for names in error_names for n in names}
+    text_specific = False
+    codes = {vocabulary.by_name[n][1] for n in mine if n in vocabulary.by_name}
+    status_texts = {t.lower() for t in vocabulary.text.values()}
+    for row in corpus.documented:
+        hits = []
+        for pattern in row["patterns"]:
+            if pattern in vocabulary.by_name:
+                if pattern in mine:
+                    hits.append(("status", pattern))
+            elif re.fullmatch(r"-?\d+", pattern):
+                if int(pattern) in codes:
+                    hits.append(("status", pattern))
+            elif any(pattern.lower() == vocabulary.text.get(n, "").lower() for n in mine):
+                hits.append(("status", pattern))          # the status's own text, the status named otherwise
+            elif pattern.lower() in text.lower():
+                # a status's own text says no more than the status
+                hits.append(("status" if pattern.lower() in status_texts else "text", pattern))
+        if hits:
+            specific = any(kind == "text" for kind, _ in hits)
+            text_specific = text_specific or specific
+            answer.documented.append((2 if specific else 1, len(hits), row, hits))
+    answer.documented.sort(key=lambda d: (-d[0], -d[1], d[2]["line"]))
+    if text_specific:
+        # text a documented cause names explains the message better than a status alone
+        for c in candidates.values():
+            if c.confidence == CAUSE and not c.message_exact and not c.call_matched:
+                c.confidence = POSSIBLE
+
+    rank = {CAUSE: 0, POSSIBLE: 1, RELATED: 2}
+    ranked = sorted(candidates.values(), key=lambda c: (rank[c.confidence], -c.score, -c.evidence_count, -c.context_raw, c.aftermath,
+                                                        corpus.family.get(c.case, ""), c.case))
+    ranked = [c for c in ranked if c.score >= 5]
+    answer.candidates = ranked[:limit] if limit else ranked
+    if len(ranked) >= 2 and ranked[0].confidence != RELATED:
+        top = ranked[0]
+        # within a few points, on evidence of the same kind, no ranking is honest
+        answer.ties = [c.case for c in ranked if c.confidence == top.confidence and top.score - c.score <= 2.5
+                       and set(c.parts) - {"context"} == set(top.parts) - {"context"}]
+        if len(answer.ties) < 2:
+            answer.ties = []
+    if ranked and ranked[0].confidence == CAUSE:
+        answer.kind = "cause"
+    elif any(d[0] == 2 for d in answer.documented) or answer.documented and (not ranked or ranked[0].confidence == RELATED):
+        answer.kind = "documented"
+    elif ranked and ranked[0].confidence == POSSIBLE:
+        answer.kind = "possible"
+    else:
+        answer.kind = "none"
+    return answer
 
 
-def format_explanation(text, statuses, ranked, matrix, status_table, report_dir=None):
-    texts = {name: message for _, _, name, message in status_table}
-    lines = ["explain: %s" % text.strip().splitlines()[0] if text.strip() else "explain: (empty)"]
-    if statuses:
-        lines.append("recognised: " + "; ".join("%s (%s) — \"%s\"" % (n, how, texts.get(n, "")) for n, how in statuses))
-    if not ranked:
-        lines.append("no recorded case reproduces this; try the status name alone")
-    for name, _ in statuses:
-        if not any(reason.startswith(name + " from ") for c in ranked for reason in c.reasons):
-            lines.append("note: no recorded environment returned %s; the cases below discuss it" % name)
-    for i, c in enumerate(ranked, 1):
-        case = matrix.cases.get(c.case)
-        title = case.title.split("—", 1)[-1].strip() if case else ""
-        lines.append("\n%d. %s (%s) — %s" % (i, c.case, matrix.family.get(c.case, ""), title))
-        for reason in c.reasons[:3]:
+# ---- saying it ---------------------------------------------------------------------
+
+def _title(corpus, case):
+    c = corpus.cases.get(case)
+    return c.title.split("—", 1)[-1].strip() if c else ""
+
+
+def _fix(corpus, case):
+    c = corpus.cases.get(case)
+    if not c or "fix" not in c.sections:
+        return ""
+    return c.sections["fix"].replace("The fix:", "").strip().split("\n\n")[0]
+
+
+SUMMARY = {
+    "cause": "the case%s below reproduce%s it",
+    "possible": "several cases return this; nothing in the message singles one out (they are possible causes, not the cause)",
+    "documented": "no case here reproduces it; a documented cause matches",
+    "none": "no case reproduces this",
+}
+
+
+def format_text(answer, corpus, show=3, every=False):
+    lines = []
+    lines_in = [line.strip() for line in answer.text.strip().splitlines() if line.strip()] or ["(empty)"]
+    at = answer.errors[0].position if answer.errors else 0
+    first = next((line for line in lines_in if answer.text.find(line) <= at < answer.text.find(line) + len(line) + 1), lines_in[0])
+    lines.append("explain: %s" % first[:200])
+    if answer.wrappers:
+        lines.append("printed by: %s" % ", ".join(answer.wrappers))
+    vocabulary = corpus.vocabulary
+    for status in answer.statuses:
+        d = vocabulary.describe(status.name)
+        also = sorted(status.same_as - {status.name})
+        role = "" if status.role == "error" else " — only part of the check that failed, not the error"
+        lines.append("recognised: %s (%s%s)%s%s%s" % (
+            status.name, d["api"], ", %s" % d["code"] if d["code"] is not None else "", " = %s" % ", ".join(also) if also else "",
+            " — %s" % status.how, role))
+        if status.era:
+            lines.append("   era: %s" % status.era)
+        elif d.get("runtimes") and status.api in ("cuda", "cu"):
+            lines.append("   era: of the runtimes whose strings are here (reports/status_names/) only %s know it" % d["runtimes"])
+    if answer.statuses and not answer.errors:
+        lines.append("   the text names no failing status: only the check (cudaSuccess is what was expected, not what happened)")
+    extra = []
+    if answer.calls:
+        extra.append("calls: " + ", ".join(answer.calls[:6]))
+    if answer.versions:
+        extra.append("versions in the log: " + ", ".join("%s %s" % kv for kv in sorted(answer.versions.items())))
+    if answer.wanted:
+        extra.append("narrowed to: " + ", ".join("%s %s" % kv for kv in sorted(answer.wanted.items())))
+    if extra:
+        lines.append("; ".join(extra))
+    if answer.memory:
+        sizes, says, _ = answer.memory
+        lines.append("memory: %s%s" % (", ".join("%s %s" % (k, _size(v)) for k, v in sizes.items()),
+                                       " — " + "; ".join(says) if says else ""))
+    causes = answer.causes()
+    summary = SUMMARY[answer.kind]
+    if answer.kind == "cause":
+        summary = summary % (("s", "") if len(causes) > 1 else ("", "s"))
+    lines.append("answer: %s" % summary)
+    if answer.ties:
+        lines.append("   equally likely, on the same evidence: %s%s" % (
+            ", ".join(answer.ties[:6]), " and %d more" % (len(answer.ties) - 6) if len(answer.ties) > 6 else ""))
+    shown = answer.candidates if every else answer.candidates[:show]
+    for i, c in enumerate(shown, 1):
+        tag = {CAUSE: "cause", POSSIBLE: "possible cause", RELATED: "related, not the cause"}[c.confidence]
+        if c.aftermath:
+            tag += ", aftermath of an earlier fault"
+        lines.append("\n%d. %s (%s) [%s] — %s" % (i, c.case, corpus.family.get(c.case, "?"), tag, _title(corpus, c.case)))
+        for reason in c.best_reasons(4 if every else 1):
             lines.append("   seen: " + reason)
-        if case and "fix" in case.sections:
-            lines.append("   fix: " + case.sections["fix"].replace("The fix:", "").strip().split("\n\n")[0])
-        if report_dir:
-            lines.append("   atlas: %s/case/%s.html" % (report_dir, c.case))
+        fix = _fix(corpus, c.case)
+        if fix and c.confidence != RELATED:
+            lines.append("   fix: " + fix[:300])
+    if answer.documented:
+        lines.append("\ndocumented, not reproduced here:")
+        for _, _, row, hits in answer.documented[: (None if every else 3)]:
+            lines.append("   - %s: %s" % (row.get("key", "?"), row.get("cause", "")))
+            if row.get("fix"):
+                lines.append("     fix: %s" % row["fix"])
+            lines.append("     matched %s; source: %s" % (", ".join('"%s"' % h for _, h in hits), row.get("source", "")))
+    if answer.kind in ("none", "possible", "documented"):
+        for status in answer.errors[:3]:
+            d = vocabulary.describe(status.name)
+            if d["meaning"] or d["text"]:
+                lines.append("\nmeaning of %s%s: %s" % (status.name, ' ("%s")' % d["text"] if d["text"] else "", d["meaning"] or ""))
+    if not answer.statuses and not answer.candidates and not answer.documented:
+        lines.append("nothing recognised: no status name, number, library text or recorded message of this corpus")
     return "\n".join(lines)
+
+
+def _size(value):
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if value >= size:
+            return "%.2f %s" % (value / size, unit)
+    return "%d B" % value
+
+
+def as_json(answer, corpus, every=False):
+    def one(c):
+        return {"case": c.case, "family": corpus.family.get(c.case, ""), "confidence": c.confidence, "score": c.score,
+                "aftermath": c.aftermath, "evidence": c.best_reasons(6), "title": _title(corpus, c.case),
+                "fix": _fix(corpus, c.case)}
+    return {
+        "input": answer.text, "answer": answer.kind, "exit": answer.exit_code,
+        "printed_by": answer.wrappers, "recognised": [s.as_json() for s in answer.statuses],
+        "meanings": {s.name: corpus.vocabulary.describe(s.name) for s in answer.errors},
+        "calls": answer.calls, "versions": answer.versions, "narrowed_to": answer.wanted, "context": answer.context,
+        "memory": {"bytes": answer.memory[0], "says": answer.memory[1]} if answer.memory else None,
+        "cases": [one(c) for c in (answer.candidates if every else answer.candidates[:3])],
+        "ties": answer.ties,
+        "documented": [{"key": row.get("key"), "cause": row.get("cause"), "fix": row.get("fix"), "source": row.get("source"),
+                        "matched": [h for _, h in hits]} for _, _, row, hits in answer.documented],
+    }
+
+
+def main(argv=None):
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL) if hasattr(signal, "SIGPIPE") else None
+    parser = argparse.ArgumentParser(
+        prog="atlas.py explain", description="Which case of the corpus reproduces an error message, and how sure that is.",
+        epilog="Exit status: 0 a cause is named (a case, or a documented cause); 1 nothing singles out a cause "
+               "(what the status means is printed); 2 usage.", formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("text", help="the error: a line, a whole traceback, a status name or number; - reads standard input")
+    parser.add_argument("results", nargs="*", help="results files or folders (default: reports/results/*.json)")
+    parser.add_argument("--all", action="store_true", help="every case with any evidence, and more evidence per case")
+    parser.add_argument("--json", action="store_true", help="machine-readable answer")
+    parser.add_argument("--cuda", help="your CUDA runtime version (12.4): only evidence that holds there")
+    parser.add_argument("--driver", help="your driver version (535 or 535.104.05)")
+    parser.add_argument("--gpu", help="your GPU (part of its name: H100, A100, RTX 4090)")
+    parser.add_argument("--top", type=int, default=3, help="how many cases to show")
+    parser.add_argument("--report", help="where the built report is, to link each case's page")
+    parser.add_argument("--root", default=ROOT, help=argparse.SUPPRESS)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:
+        return 2 if stop.code else 0
+    text = sys.stdin.buffer.read().decode("utf-8", "replace") if args.text == "-" and hasattr(sys.stdin, "buffer") else \
+        sys.stdin.read() if args.text == "-" else args.text
+    if not text.strip():
+        print("explain: empty input (give the error, or - to read it from standard input)", file=sys.stderr)
+        return 2
+    paths = args.results or default_results_paths(args.root)
+    corpus = Corpus(args.root, paths)
+    for path, reason in corpus.problems:
+        print("left out %s: %s" % (path, reason), file=sys.stderr)
+    wanted = {k: v for k, v in (("cudart", args.cuda), ("driver", args.driver), ("gpu", args.gpu)) if v}
+    answer = explain(text, corpus, wanted)
+    if args.json:
+        print(json.dumps(as_json(answer, corpus, args.all), indent=1))
+    else:
+        out = format_text(answer, corpus, args.top, args.all)
+        if args.report:
+            out += "\n" + "\n".join("atlas: %s/case/%s.html" % (args.report, c.case) for c in answer.candidates[:args.top])
+        print(out)
+    return answer.exit_code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,4 +1,4 @@
-"""The report, the atlas and explain, on the committed results of real runs."""
+"""The report and the atlas, on the committed results of real runs (explain: test_explain.py)."""
 import glob
 import json
 import os
@@ -13,9 +13,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import atlas  # noqa: E402
-from atlas_data import ROOT, default_results_paths, load_cases, load_results, load_status_table  # noqa: E402
+from atlas_data import ROOT, default_results_paths, load_cases, load_results  # noqa: E402
 from atlas_matrix import Matrix, differences  # noqa: E402
-from explain import explain  # noqa: E402
 
 
 def chromium():
@@ -169,53 +168,6 @@ class BadInput(unittest.TestCase):
             page = f.read()
         self.assertIn("&lt;img src=x onerror=alert(2)&gt;", page)      # the GPU name, in the header
         self.assertIn("&lt;script&gt;alert(3)&lt;/script&gt;", page)   # a library message, in a cell's details
-
-
-class Explain(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        results, _ = load_results(default_results_paths())
-        cls.matrix = Matrix(results, load_cases())
-        cls.table = load_status_table()
-
-    def top(self, text):
-        statuses, ranked = explain(text, self.matrix, self.table)
-        best = ranked[0].score if ranked else None
-        return statuses, ranked, {c.case for c in ranked if c.score == best}
-
-    def test_every_recorded_pytorch_message_finds_its_case(self):
-        recorded = [(run["case"], run["message"]) for column in self.matrix.pytorch for run in column.runs
-                    if run["variant"] == "broken" and run.get("message")]
-        self.assertGreaterEqual(len(recorded), 20)
-        for case, message in recorded:
-            line = message.splitlines()[0]
-            _, ranked, _ = self.top(line)
-            # Mirrors can record the same message for different mistakes (a
-            # device-side assert; a CPU operand): then each is a right answer.
-            exact = {c.case for c in ranked if c.best.get("pytorch") == 100}
-            self.assertIn(case, exact, "explain(%r) found %s" % (line, sorted(exact)))
-            self.assertIn(case, [c.case for c in ranked[:3]], "explain(%r) ranked %s" % (line, [c.case for c in ranked[:3]]))
-
-    def test_status_names_and_numbers(self):
-        statuses, ranked, _ = self.top("CUBLAS_STATUS_ALLOC_FAILED")
-        self.assertEqual(statuses[0][0], "CUBLAS_STATUS_ALLOC_FAILED")
-        self.assertIn(ranked[0].case, {"cublas_create_when_memory_full", "handles_leaked_until_creation_fails"})
-        statuses, _, _ = self.top("13")
-        self.assertIn("CUBLAS_STATUS_EXECUTION_FAILED", [n for n, _ in statuses])  # 13 in cuBLAS
-        statuses, ranked, _ = self.top("error 710")
-        self.assertEqual(statuses[0][0], "cudaErrorAssert")
-        self.assertEqual(ranked[0].case, "device_side_assert")
-
-    def test_cublas_parameter_lines(self):
-        _, ranked, _ = self.top(" ** On entry to SGEMM  parameter number 8 had an illegal value")
-        self.assertEqual(ranked[0].case, "lda_smaller_than_rows")
-        _, ranked, _ = self.top("On entry to SGEMM parameter number 3 had an illegal value")
-        self.assertEqual(ranked[0].case, "negative_dimension")
-
-    def test_a_message_text_no_recorded_environment_returns(self):
-        statuses, ranked, _ = self.top("RuntimeError: CUDA error: invalid configuration argument")
-        self.assertEqual(statuses[0][0], "cudaErrorInvalidConfiguration")
-        self.assertIn("block_over_1024_threads", [c.case for c in ranked[:3]])
 
 
 @unittest.skipUnless(chromium(), "no Chromium here (.ci/run installs Debian's chromium)")

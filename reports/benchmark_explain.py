@@ -1,0 +1,160 @@
+"""How well explain answers the errors people really reported.
+
+    python3 reports/benchmark_explain.py [--rows reports/real_world/reports.tsv] [--verbose] [--json]
+
+Reads the real-world set (reports/real_world/reports.tsv: id, source,
+wrapper, error_text, root_cause, established_by, cause_key, cases, notes;
+" ⏎ " in error_text is a line break) and runs explain on every error_text
+against the committed corpus. It prints, overall and per wrapper:
+
+- covered rows (their `cases` names a case of this tree): top-1 (a listed
+  case ranked first) and top-3;
+- uncovered rows (`cases` is none): honest when explain presents no case as
+  the cause (a "possible" or "related" case, a documented cause, or nothing);
+- rows whose cases are not in this tree (a family not merged yet): counted
+  apart, never as failures;
+- how long one answer takes.
+
+A benchmark, not a test: it prints figures. tests/test_explain.py holds a
+floor below them so that ranking never silently regresses.
+"""
+import argparse
+import collections
+import csv
+import json
+import os
+import signal
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from atlas_data import ROOT, default_results_paths  # noqa: E402
+from explain import CAUSE, Corpus, explain  # noqa: E402
+
+ROWS = os.path.join(ROOT, "reports", "real_world", "reports.tsv")
+
+
+def read_rows(path):
+    csv.field_size_limit(1 << 24)
+    with open(path, encoding="utf-8", newline="") as f:
+        reader = csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
+        rows = []
+        for number, row in enumerate(reader, 2):
+            if not row.get("id") or row["id"].startswith("#"):
+                continue
+            if row.get("error_text") is None or row.get("cases") is None:
+                raise SystemExit("%s:%d: a row needs error_text and cases (got %d columns)" % (path, number, len(row)))
+            row["text"] = row["error_text"].replace(" ⏎ ", "\n").replace("⏎", "\n")
+            row["expected"] = [] if row["cases"].strip() in ("", "none") else row["cases"].split()
+            rows.append(row)
+    return rows
+
+
+def judge(row, answer, known):
+    """(outcome, detail): outcome is top1 | top3 | miss | honest | claimed | not-in-tree."""
+    ranked = [c.case for c in answer.candidates]
+    if row["expected"]:
+        present = [c for c in row["expected"] if c in known]
+        if not present:
+            return "not-in-tree", "cases %s are not in this tree" % " ".join(row["expected"])
+        if ranked[:1] and ranked[0] in present:
+            return "top1", ranked[0]
+        if any(c in present for c in ranked[:3]):
+            return "top3", "ranked %s" % ", ".join(ranked[:3])
+        where = next((i + 1 for i, c in enumerate(ranked) if c in present), None)
+        return "miss", "wanted %s; ranked %s%s" % (" ".join(present), ", ".join(ranked[:3]) or "nothing",
+                                                    " (found at %d)" % where if where else "")
+    claimed = [c.case for c in answer.candidates if c.confidence == CAUSE]
+    if claimed:
+        return "claimed", "presented %s as the cause" % ", ".join(claimed[:3])
+    return "honest", answer.kind
+
+
+def run(rows, corpus):
+    known = set(corpus.case_names())
+    results = []
+    for row in rows:
+        start = time.perf_counter()
+        answer = explain(row["text"], corpus)
+        seconds = time.perf_counter() - start
+        outcome, detail = judge(row, answer, known)
+        documented = [d[2].get("key") for d in answer.documented]
+        results.append({"id": row["id"], "wrapper": row.get("wrapper", "?"), "outcome": outcome, "detail": detail,
+                        "answer": answer.kind, "exit": answer.exit_code, "seconds": seconds,
+                        "cause_key": row.get("cause_key", ""), "documented_match": row.get("cause_key", "") in documented})
+    return results
+
+
+def figures(results):
+    def block(items):
+        covered = [r for r in items if r["outcome"] in ("top1", "top3", "miss")]
+        uncovered = [r for r in items if r["outcome"] in ("honest", "claimed")]
+        top1 = sum(r["outcome"] == "top1" for r in covered)
+        top3 = sum(r["outcome"] in ("top1", "top3") for r in covered)
+        honest = sum(r["outcome"] == "honest" for r in uncovered)
+        return {"rows": len(items), "covered": len(covered), "top1": top1, "top3": top3,
+                "uncovered": len(uncovered), "honest": honest,
+                "documented_shown": sum(r["documented_match"] for r in uncovered),
+                "not_in_tree": sum(r["outcome"] == "not-in-tree" for r in items)}
+    by_wrapper = collections.OrderedDict()
+    for wrapper in sorted({r["wrapper"] for r in results}):
+        by_wrapper[wrapper] = block([r for r in results if r["wrapper"] == wrapper])
+    seconds = sorted(r["seconds"] for r in results) or [0.0]
+    return {"overall": block(results), "by_wrapper": by_wrapper,
+            "seconds": {"median": seconds[len(seconds) // 2], "max": seconds[-1]}}
+
+
+def percent(a, b):
+    return "%5.1f%%" % (100.0 * a / b) if b else "    —"
+
+
+def print_figures(f):
+    o = f["overall"]
+    print("real-world rows: %d — covered %d, uncovered %d, case not in this tree %d" % (
+        o["rows"], o["covered"], o["uncovered"], o["not_in_tree"]))
+    print("covered:   top-1 %s (%d/%d)   top-3 %s (%d/%d)" % (
+        percent(o["top1"], o["covered"]), o["top1"], o["covered"], percent(o["top3"], o["covered"]), o["top3"], o["covered"]))
+    print("uncovered: no case presented as the cause %s (%d/%d); the right documented cause shown %d/%d" % (
+        percent(o["honest"], o["uncovered"]), o["honest"], o["uncovered"], o["documented_shown"], o["uncovered"]))
+    print("time per answer: median %.3f s, max %.3f s (the corpus read once)" % (f["seconds"]["median"], f["seconds"]["max"]))
+    print("\n%-18s %5s %8s %8s %8s %10s %9s %12s" % ("wrapper", "rows", "covered", "top-1", "top-3", "uncovered", "honest", "not in tree"))
+    for wrapper, b in f["by_wrapper"].items():
+        print("%-18s %5d %8d %8s %8s %10d %9s %12d" % (
+            wrapper, b["rows"], b["covered"], percent(b["top1"], b["covered"]), percent(b["top3"], b["covered"]),
+            b["uncovered"], percent(b["honest"], b["uncovered"]), b["not_in_tree"]))
+
+
+def main(argv=None):
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)     # | head
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", default=ROWS, help="the real-world set")
+    parser.add_argument("--root", default=ROOT, help="the tree whose cases, rules and results answer")
+    parser.add_argument("--verbose", action="store_true", help="every row's outcome")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if not os.path.exists(args.rows):
+        print("benchmark_explain: no real-world set at %s" % args.rows, file=sys.stderr)
+        return 2
+    rows = read_rows(args.rows)
+    start = time.perf_counter()
+    corpus = Corpus(args.root, default_results_paths(args.root))
+    load = time.perf_counter() - start
+    results = run(rows, corpus)
+    f = figures(results)
+    f["corpus_seconds"] = load
+    if args.json:
+        print(json.dumps({"figures": f, "rows": results}, indent=1))
+        return 0
+    print_figures(f)
+    print("reading the corpus: %.3f s" % load)
+    if args.verbose:
+        print()
+        for r in results:
+            print("%-7s %-10s %-12s %s" % (r["id"], r["wrapper"], r["outcome"], r["detail"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
