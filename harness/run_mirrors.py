@@ -38,6 +38,8 @@ def main():
     parser.add_argument("--timeout", type=float, default=120, help="seconds one mirror may run")
     parser.add_argument("--fingerprint-program", default=os.path.relpath(os.path.join(ROOT, "build", "run", "atlas-fingerprint")),
                         help="the built atlas-fingerprint, for the environment")
+    parser.add_argument("--family", action="append", default=[],
+                        help="run only this family's mirrors (repeatable; default: every family)")
     args = parser.parse_args()
     environment = fingerprint(args.fingerprint_program)
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "harness"))
@@ -45,6 +47,8 @@ def main():
     for script in sorted(glob.glob(os.path.join(ROOT, "cases", "*", "*.py"))):
         family = os.path.basename(os.path.dirname(script))
         case = os.path.splitext(os.path.basename(script))[0]
+        if args.family and family not in args.family:
+            continue
         for variant in ("fixed", "broken"):
             run = {"case": case, "family": family, "variant": variant,
                    "source": os.path.relpath(script, ROOT)}
