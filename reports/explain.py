@@ -417,6 +417,19 @@ def _kinds(text):
     return {kind for kind, pattern in KINDS if re.search(pattern, text)}
 
 
+# What the words of a message say was being done when it failed, where no API call is named: an allocation
+# ("RMM allocation during ..."), a copy to the host or a wait (PyTorch's .item(), .cpu(), synchronize()).
+TEXT_KINDS = [("alloc", r"\ballocat\w*|\bmalloc\w*"), ("sync", r"\bsynchroni[sz]\w*|\.item\(\)|\.cpu\(\)|\.tolist\(\)"),
+              ("copy", r"\bcop(?:y|ies|ying)\b|\bmemcpy\w*|\.item\(\)|\.cpu\(\)|\.tolist\(\)|\bto the host\b"),
+              ("query", r"\bquer(?:y|ies|ying)\b"), ("free", r"\bfree(?:d|ing)?\b|\bdealloc\w*"),
+              ("event", r"\bevent\b"), ("peer", r"\bpeer\b|\bp2p\b")]
+
+
+def _text_kinds(text):
+    lowered = text.lower()
+    return {kind for kind, pattern in TEXT_KINDS if re.search(pattern, lowered)}
+
+
 def _library(function):
     for prefix in ("cublasLt", "cublas", "cusolver", "cufft", "cudnn", "nccl", "cuda", "cu"):
         if (function or "").startswith(prefix):
@@ -507,6 +520,7 @@ def explain(text, corpus, wanted=None, limit=None):
     user_kinds = set().union(*(_kinds(f) for f in user_calls)) if user_calls else set()
     if re.search(r"\bkernel launch|\blaunch(?:ing)? (?:the |a )?kernel|launch failed", text, re.I):
         user_kinds.add("launch")
+    user_kinds |= _text_kinds(focus)
     candidates = {}
 
     def candidate(case):
@@ -624,8 +638,11 @@ def explain(text, corpus, wanted=None, limit=None):
                 mine_rest = [_normalize(context_text(line, answer.statuses, answer.calls, vocabulary)) for line in focus.splitlines()]
                 shortest = min([len(m) for m in mine_rest if m] or [0])
                 if len(rest) < 12 or shortest < 12:
-                    # one of them says nothing but the status: they agree on it, and on no more
-                    ratio = min(ratio, 0.7)
+                    # one of them says nothing but the status: they agree on it, and on no more. The status is
+                    # weighed already; that PyTorch raised it for this mistake says only that PyTorch users meet it
+                    if kind == "pytorch" and "PyTorch" in answer.wrappers:
+                        candidate(case).add("message", 20, 'PyTorch raised "%s" — %s' % (message[:160], where))
+                    continue
                 else:
                     ratio = min(ratio, max([1.0 if rest in m or len(m) >= 12 and m in rest else _similar(rest, m)
                                             for m in mine_rest if m] or [0.0]))
@@ -762,8 +779,20 @@ def explain(text, corpus, wanted=None, limit=None):
                 c.confidence = POSSIBLE
 
     rank = {CAUSE: 0, POSSIBLE: 1, RELATED: 2}
-    ranked = sorted(candidates.values(), key=lambda c: (rank[c.confidence], -c.score, -c.evidence_count, -c.context_raw, c.aftermath,
-                                                        corpus.family.get(c.case, ""), c.case))
+    text_words = set(re.findall(r"[a-z0-9]+", text.lower()))
+
+    def qualified(c):
+        """A case whose name is a tied case's name plus a condition the text does not state (malloc_in_another_thread_
+        during_capture against malloc_during_capture): the plainer case explains as much, with less assumed."""
+        mine = set(c.case.split("_"))
+        for other in candidates.values():
+            theirs = set(other.case.split("_"))
+            if other is not c and other.confidence == c.confidence and abs(other.score - c.score) < 0.5 and theirs < mine \
+                    and not (mine - theirs) & text_words:
+                return True
+        return False
+    ranked = sorted(candidates.values(), key=lambda c: (rank[c.confidence], -c.score, qualified(c), -c.evidence_count, -c.context_raw,
+                                                        c.aftermath, corpus.family.get(c.case, ""), c.case))
     ranked = [c for c in ranked if c.score >= 5]
     answer.candidates = ranked[:limit] if limit else ranked
     if len(ranked) >= 2 and ranked[0].confidence != RELATED:
