@@ -148,6 +148,18 @@ class Corpus:
                                                (results.label, results.environment), "pytorch"))
 
     def _read_rule_expectations(self):
+        # a rule does not say which failure came first; the case's source does: the earliest of its broken
+        # variant's failing steps (in the order its ATLAS_* records appear), on a machine with a driver
+        earliest = {}
+        for rule in self.rules:
+            if rule["case"] == "*" or rule["variant"] == "fixed" or "driver=none" in rule["conditions"]:
+                continue
+            if all(s in SUCCESS or s in ("not-reached", "result_wrong") or s.startswith(("exit:", "timeout"))
+                   for s in rule["expected"].split("|")):
+                continue
+            order = list(self.step_functions.get(rule["case"], {}))
+            position = order.index(rule["step"]) if rule["step"] in order else len(order)
+            earliest[rule["case"]] = min(earliest.get(rule["case"], position), position)
         for rule in self.rules:
             case, variant, step, expected = rule["case"], rule["variant"], rule["step"], rule["expected"]
             if case == "*" or variant == "fixed":
@@ -159,8 +171,11 @@ class Corpus:
                 if status in SUCCESS or status in ("not-reached", "result_wrong") or status.startswith(("exit:", "timeout")):
                     continue
                 functions = self.step_functions.get(case, {}).get(step, [""])
+                order = list(self.step_functions.get(case, {}))
+                first = "driver=none" not in rule["conditions"] and \
+                    (order.index(step) if step in order else len(order)) == earliest.get(case)
                 self.observations[case].append(Observation(
-                    status, step, functions[0], variant, "rule", variant == "broken", False, environment,
+                    status, step, functions[0], variant, "rule", variant == "broken", first, environment,
                     "%s:%d%s%s" % (rule["file"], rule["line"], " (when %s)" % " ".join(rule["conditions"]) if rule["conditions"] else "",
                                    ", observed on %s" % source.label if source else ""),
                     tuple(rule["conditions"])))
@@ -191,10 +206,23 @@ class Corpus:
         return (names, lessons), idf
 
     def lesson_statuses(self, case):
-        return {o.status for o in self.observations.get(case, []) if o.lesson}
+        """The statuses the case's mistake returns — as the program sees them: what a tool in between reports instead
+        (compute-sanitizer turns an illegal address into a launch failure) is the same failure, not another."""
+        if not hasattr(self, "_lesson_statuses"):
+            self._lesson_statuses = {}
+        if case not in self._lesson_statuses:
+            self._lesson_statuses[case] = {o.status for o in self.observations.get(case, []) if o.lesson and not _under_tool(o)} \
+                or {o.status for o in self.observations.get(case, []) if o.lesson}
+        return self._lesson_statuses[case]
 
     def case_names(self):
         return sorted(set(self.cases) | set(self.observations) | set(self.messages))
+
+
+def _under_tool(observation):
+    if observation.source == "rule":
+        return "mode=sanitizer" in observation.conditions
+    return (observation.environment or {}).get("mode") == "sanitizer"
 
 
 def _no_driver(observation):
@@ -559,8 +587,8 @@ def explain(text, corpus, wanted=None, limit=None):
                 score += 8
             elif call and _library(call) in user_libraries:
                 score += 3
-            if obs.source == "run" and obs.environment and obs.environment.get("driver", "none") != "none":
-                score += 4
+            if obs.environment and obs.environment.get("driver", "none") != "none" and not _no_driver(obs):
+                score += 4                                  # seen on a GPU (a run, or the run a rule cites)
             like = environment_matches(obs.environment, seen_versions) if obs.source == "run" else \
                 conditions_hold(obs.conditions, seen_versions)
             if like is True:
