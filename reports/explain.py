@@ -668,7 +668,7 @@ def explain(text, corpus, wanted=None, limit=None):
                 if len(rest) < 12 or shortest < 12:
                     # one of them says nothing but the status: they agree on it, and on no more. The status is
                     # weighed already; that PyTorch raised it for this mistake says only that PyTorch users meet it
-                    if kind == "pytorch" and "PyTorch" in answer.wrappers:
+                    if kind == "pytorch" and ("PyTorch" in answer.wrappers or set(answer.wrappers) <= {"check macro"}):
                         candidate(case).add("message", 20, 'PyTorch raised "%s" — %s' % (message[:160], where))
                     continue
                 else:
@@ -793,8 +793,9 @@ def explain(text, corpus, wanted=None, limit=None):
             elif any(pattern.lower() == vocabulary.text.get(n, "").lower() for n in mine):
                 hits.append(("status", pattern))          # the status's own text, the status named otherwise
             elif pattern.lower() in text.lower():
-                # a status's own text says no more than the status
-                hits.append(("status" if pattern.lower() in status_texts else "text", pattern))
+                # a status's own text (or a piece of the recognised status's text) says no more than the status
+                own = pattern.lower() in status_texts or any(pattern.lower() in vocabulary.text.get(n, "").lower() for n in mine)
+                hits.append(("status" if own else "text", pattern))
         if hits:
             specific = any(kind == "text" for kind, _ in hits)
             text_specific = text_specific or specific

@@ -44,7 +44,7 @@ WRAPPERS = [
     ("CuPy", r"cupy|CUDARuntimeError|CUDADriverError|CUBLASError|CUSOLVERError|CUFFTError"),
     ("numba", r"numba|CudaAPIError|CudaSupportError|Call to \w+ results in"),
     ("Thrust/CUB", r"thrust::|cub::|system_error|bad_alloc|parallel_for failed|radix_sort"),
-    ("PyTorch", r"torch|RuntimeError: CUDA error|CUDA kernel errors might be asynchronously reported|"
+    ("PyTorch", r"torch|(?:RuntimeError|AcceleratorError): CUDA error|CUDA kernel errors might be asynchronously reported|"
                 r"CUDA_LAUNCH_BLOCKING|TORCH_USE_CUDA_DSA|CUDA out of memory|c10::|when calling `|"
                 r"Cannot re-initialize CUDA in forked subprocess|cuDNN error|CUBLAS_WORKSPACE_CONFIG|"
                 r"current PyTorch installation"),
