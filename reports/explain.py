@@ -205,15 +205,28 @@ class Corpus:
         idf = {w: math.log((1 + count) / (1 + df)) for w, df in frequency.items()}
         return (names, lessons), idf
 
-    def lesson_statuses(self, case):
-        """The statuses the case's mistake returns — as the program sees them: what a tool in between reports instead
-        (compute-sanitizer turns an illegal address into a launch failure) is the same failure, not another."""
-        if not hasattr(self, "_lesson_statuses"):
-            self._lesson_statuses = {}
-        if case not in self._lesson_statuses:
-            self._lesson_statuses[case] = {o.status for o in self.observations.get(case, []) if o.lesson and not _under_tool(o)} \
-                or {o.status for o in self.observations.get(case, []) if o.lesson}
-        return self._lesson_statuses[case]
+    def statuses_of_mistake(self, case):
+        """How many statuses the case's mistake returns in one environment, as the program sees them. What a tool in
+        between reports instead (compute-sanitizer turns an illegal address into a launch failure) is the same
+        failure, not another; so is the status another runtime gives the same step (CUDA 13.0 says
+        cudaErrorInvalidValue where 12.x said cudaErrorInvalidConfiguration)."""
+        if not hasattr(self, "_statuses_of_mistake"):
+            self._statuses_of_mistake = {}
+        if case not in self._statuses_of_mistake:
+            groups, everywhere = collections.defaultdict(set), set()
+            observations = [o for o in self.observations.get(case, []) if o.lesson and o.status not in ("result_wrong", "not-reached")]
+            observations = [o for o in observations if not _under_tool(o)] or observations
+            # where it was run, the runs say it; the rules stand in where it was not
+            observations = [o for o in observations if o.source == "run"] or observations
+            for o in observations:
+                if o.source == "run":
+                    groups[o.where].add(o.status)
+                elif o.conditions:
+                    groups[o.conditions].add(o.status)
+                else:
+                    everywhere.add(o.status)
+            self._statuses_of_mistake[case] = max([len(g | everywhere) for g in groups.values()] or [len(everywhere)])
+        return self._statuses_of_mistake[case]
 
     def case_names(self):
         return sorted(set(self.cases) | set(self.observations) | set(self.messages))
@@ -236,9 +249,10 @@ def _tokens(text):
     return [w for w in re.findall(r"[a-z][a-z0-9_]{2,}", text) if w not in STOP]
 
 
-BOILERPLATE = re.compile(r"code\s*=\s*-?\d+\s*\(\w*\)|CUDA kernel errors might be asynchronously reported[^\n]*|For debugging consider passing[^\n]*|"
+BOILERPLATE = re.compile(r"\bat 0x[0-9a-fA-F]+ in [^\n]*|^\s*File \"[^\n]*|^\s*#\d+\s+0x[^\n]*|"      # frames of a backtrace: the user's code
+                         r"code\s*=\s*-?\d+\s*\(\w*\)|CUDA kernel errors might be asynchronously reported[^\n]*|For debugging consider passing[^\n]*|"
                          r"Compile with `TORCH_USE_CUDA_DSA`[^\n]*|Traceback \(most recent call last\):|"
-                         r"\S*[/\\]\S*|\S+\.(?:cu|cuh|cpp|cc|c|h|hpp|py)(?::\d+)?\b|0x[0-9a-fA-F]+", re.I)
+                         r"\S*[/\\]\S*|\S+\.(?:cu|cuh|cpp|cc|c|h|hpp|py)(?::\d+)?\b|0x[0-9a-fA-F]+", re.I | re.M)
 
 
 def context_text(text, statuses, calls, vocabulary):
@@ -492,7 +506,7 @@ class Candidate:
         primary = sorted((self.parts.get(k, 0) for k in main), reverse=True)
         # the words of the text break ties between cases that return the status; alone, they are all there is
         context = self.parts.get("context", 0) * (0.5 if "status" in self.parts or "message" in self.parts else 1.0)
-        return round(primary[0] + 0.1 * sum(primary[1:]) + context, 3)
+        return round(primary[0] + 0.1 * sum(primary[1:]) + context + self.parts.get("meaning", 0), 3)
 
     def best_reasons(self, n):
         seen, out = set(), []
@@ -595,8 +609,12 @@ def explain(text, corpus, wanted=None, limit=None):
                 score += 5
             elif like is False:
                 score -= 8
+            if _under_tool(obs):
+                # what compute-sanitizer reports in place of the program's own status: evidence for a sanitizer's
+                # report, barely for what the program printed by itself
+                score += 5 if "compute-sanitizer" in answer.wrappers else -15
             score -= 4 * index                              # the first error named leads
-            score -= 2 * min(3, len(corpus.lesson_statuses(case)) - 1)   # a case about this one status explains it best
+            score -= 2 * min(3, corpus.statuses_of_mistake(case) - 1)    # a case about this one status explains it best
             if best is None or score > best[0]:
                 best = (score, obs)
         if best:
@@ -689,11 +707,15 @@ def explain(text, corpus, wanted=None, limit=None):
 
     # 3. lessons that discuss the status (also cases no environment has run)
     for i, status in enumerate(errors):
-        text_of = vocabulary.text.get(status.name, "")
+        text_of = next((vocabulary.text[n] for n in [status.name] + sorted(status.same_as) if vocabulary.text.get(n)), "")
         for name, case in corpus.cases.items():
             lesson = " ".join(case.sections.get(k, "") for k in ("sees", "pytorch", "why", "mistake"))
             names = [n for n in status.same_as if re.search(r"\b%s\b" % re.escape(n), lesson)]
-            if names or (len(text_of) >= 12 and text_of.lower() in lesson.lower()):
+            # the status's text, whole or quoted by its first words ("no kernel image is available")
+            quoted = len(text_of) >= 12 and (text_of.lower() in lesson.lower() or any(
+                len(q.split()) >= 4 and text_of.lower().startswith(q.lower())
+                for k in ("sees", "pytorch", "why", "mistake") for q in re.findall(r'"([^"]{12,200})"', case.sections.get(k, ""))))
+            if names or quoted:
                 produced = bool(producers.get(i))
                 functions = set(f for fs in corpus.step_functions.get(name, {}).values() for f in fs)
                 functions |= set(explain_status.calls(case.title + " " + case.sections.get("mistake", "")))
@@ -735,6 +757,26 @@ def explain(text, corpus, wanted=None, limit=None):
             c.reasons.append((score / 2, "its %s speaks of %s%s" % (
                 "name" if in_name else "lesson", ", ".join(c.context_words),
                 " (%s: words of what the header says the status means)" % ", ".join(from_meaning) if from_meaning else "")))
+
+    # 4b. among the cases that return or discuss a status, the one whose mistake is told in the words of the
+    # header's own account of the status ("requesting too many threads or blocks") leads, by a little: a
+    # tie-breaker, never more than the text's own words
+    for i, status in enumerate(errors):
+        meaning = vocabulary.describe(status.name)["meaning"]
+        said = set(_tokens(meaning)) - set(_tokens(vocabulary.text.get(status.name, "")))
+        if not said:
+            continue
+        for c in candidates.values():
+            if not ({"status", "lesson_status"} & set(c.parts)):
+                continue
+            case = corpus.cases.get(c.case)
+            told = set(_tokens(c.case.replace("_", " ") + " " + (case.title + " " + case.sections.get("mistake", "") if case else "")))
+            hit = [w for w in said & told if idf.get(w, 0) > 1.0]
+            if hit:
+                weight = round(min(2.0, 0.2 * sum(idf[w] for w in hit)), 3)
+                if weight > c.parts.get("meaning", 0):
+                    c.parts["meaning"] = weight
+                    c.reasons.append((1.0, "its mistake is what the header says %s means (%s)" % (status.name, ", ".join(sorted(hit)))))
 
     # 5. the calls the text names, among the calls the case makes (what it is about, whatever the status)
     if user_calls:
