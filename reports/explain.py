@@ -228,6 +228,22 @@ class Corpus:
             self._statuses_of_mistake[case] = max([len(g | everywhere) for g in groups.values()] or [len(everywhere)])
         return self._statuses_of_mistake[case]
 
+    def message_statuses(self, message):
+        """recognise(message), once per message."""
+        if not hasattr(self, "_message_statuses"):
+            self._message_statuses = {}
+        if message not in self._message_statuses:
+            self._message_statuses[message] = recognise(message, self.vocabulary)
+        return self._message_statuses[message]
+
+    def message_errors(self, message):
+        return {n for s in self.message_statuses(message) if s.role == "error" for n in s.same_as}
+
+    def is_pytorch_message(self, case, message):
+        """A message PyTorch prints: in PyTorch's form, or quoted under the lesson's "What a PyTorch user sees"."""
+        said = re.sub(r"\s+", " ", self.cases[case].sections.get("pytorch", "")) if case in self.cases else ""
+        return "PyTorch" in explain_status.wrappers(message) or re.sub(r"\s+", " ", message)[:40] in said
+
     def case_names(self):
         return sorted(set(self.cases) | set(self.observations) | set(self.messages))
 
@@ -250,6 +266,7 @@ def _tokens(text):
 
 
 BOILERPLATE = re.compile(r"\bat 0x[0-9a-fA-F]+ in [^\n]*|^\s*File \"[^\n]*|^\s*#\d+\s+0x[^\n]*|"      # frames of a backtrace: the user's code
+                         r"\b(?:torch\.)?(?:RuntimeError|AcceleratorError)\s*:|\bCUDA (?:runtime )?error\s*:|"      # the wrapper's own prefix
                          r"code\s*=\s*-?\d+\s*\(\w*\)|CUDA kernel errors might be asynchronously reported[^\n]*|For debugging consider passing[^\n]*|"
                          r"Compile with `TORCH_USE_CUDA_DSA`[^\n]*|Traceback \(most recent call last\):|"
                          r"\S*[/\\]\S*|\S+\.(?:cu|cuh|cpp|cc|c|h|hpp|py)(?::\d+)?\b|0x[0-9a-fA-F]+", re.I | re.M)
@@ -506,7 +523,7 @@ class Candidate:
         primary = sorted((self.parts.get(k, 0) for k in main), reverse=True)
         # the words of the text break ties between cases that return the status; alone, they are all there is
         context = self.parts.get("context", 0) * (0.5 if "status" in self.parts or "message" in self.parts else 1.0)
-        return round(primary[0] + 0.1 * sum(primary[1:]) + context + self.parts.get("meaning", 0), 3)
+        return round(primary[0] + 0.1 * sum(primary[1:]) + context + self.parts.get("meaning", 0) - self.parts.get("unlike_pytorch", 0), 3)
 
     def best_reasons(self, n):
         seen, out = set(), []
@@ -649,6 +666,12 @@ def explain(text, corpus, wanted=None, limit=None):
     wanted_lines = [_normalize(line) for line in focus.splitlines() if line.strip()] or [_normalize(focus)]
     whole = _normalize(focus)
     entry = ON_ENTRY.search(text)
+    mine = {n for names in error_names for n in names}
+    # what PyTorch says for each case (its mirror's exception, the PyTorch messages its lesson quotes): where the
+    # text is PyTorch's, a case for which PyTorch says something else is the less likely
+    # (a bare status line, with no wrapper and no call of its own, may be PyTorch's too)
+    from_pytorch = "PyTorch" in answer.wrappers or set(answer.wrappers) <= {"check macro"} and not answer.calls
+    torch_said, torch_agrees = {}, set()
     for case, messages in corpus.messages.items():
         for message, places, kind in messages:
             if explicit:
@@ -659,6 +682,11 @@ def explain(text, corpus, wanted=None, limit=None):
             recorded = _normalize(message)
             if len(recorded) < 12:
                 continue
+            torch_message = kind == "pytorch" or kind == "lesson" and corpus.is_pytorch_message(case, message)
+            if torch_message and "PyTorch" in answer.wrappers and mine:
+                torch_said.setdefault(case, message)
+                if corpus.message_errors(message) & mine:
+                    torch_agrees.add(case)
             if entry and ON_ENTRY.search(message):
                 seen = ON_ENTRY.search(message)
                 if seen and seen.group(2) == entry.group(2):
@@ -673,9 +701,8 @@ def explain(text, corpus, wanted=None, limit=None):
                 max(_similar(recorded, line) for line in wanted_lines)
             if ratio < 0.6:
                 continue
-            named = recognise(message, vocabulary)
-            named_errors = {n for s in named if s.role == "error" for n in s.same_as}
-            mine = {n for names in error_names for n in names}
+            named = corpus.message_statuses(message)
+            named_errors = corpus.message_errors(message)
             if named_errors and mine and not named_errors & mine:
                 continue                                     # a fuzzy match must agree on the status it names
             if named_errors & mine:
@@ -686,8 +713,9 @@ def explain(text, corpus, wanted=None, limit=None):
                 if len(rest) < 12 or shortest < 12:
                     # one of them says nothing but the status: they agree on it, and on no more. The status is
                     # weighed already; that PyTorch raised it for this mistake says only that PyTorch users meet it
-                    if kind == "pytorch" and ("PyTorch" in answer.wrappers or set(answer.wrappers) <= {"check macro"}):
-                        candidate(case).add("message", 20, 'PyTorch raised "%s" — %s' % (message[:160], where))
+                    if torch_message and from_pytorch:
+                        candidate(case).add("message", 20, '%s "%s" — %s' % (
+                            "PyTorch raised" if kind == "pytorch" else "its lesson quotes PyTorch's", message[:160], where))
                     continue
                 else:
                     ratio = min(ratio, max([1.0 if rest in m or len(m) >= 12 and m in rest else _similar(rest, m)
@@ -704,6 +732,12 @@ def explain(text, corpus, wanted=None, limit=None):
                     c.quoted = True
                 else:
                     c.message_exact = True
+
+    for case, message in torch_said.items():
+        c = candidates.get(case)
+        if c is not None and case not in torch_agrees and "status" in c.parts:
+            c.parts["unlike_pytorch"] = 2.0
+            c.reasons.append((1.0, 'for this mistake PyTorch says something else: "%s"' % message[:160]))
 
     # 3. lessons that discuss the status (also cases no environment has run)
     for i, status in enumerate(errors):
