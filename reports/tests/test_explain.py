@@ -428,10 +428,23 @@ class RealWorldFloor(unittest.TestCase):
     def test_floor(self):
         results = benchmark_explain.run(benchmark_explain.read_rows(benchmark_explain.ROWS), corpus())
         figures = benchmark_explain.figures(results)["overall"]
-        self.assertGreaterEqual(figures["covered"], 30)
-        self.assertGreaterEqual(figures["top1"] / figures["covered"], 0.65, figures)
-        self.assertGreaterEqual(figures["top3"] / figures["covered"], 0.72, figures)
-        self.assertGreaterEqual(figures["honest"] / max(1, figures["uncovered"]), 0.85, figures)
+        # measured (127 rows, 71 covered): top-1 76%, top-3 86%, honest 100%
+        self.assertGreaterEqual(figures["covered"], 60)
+        self.assertGreaterEqual(figures["top1"] / figures["covered"], 0.72, figures)
+        self.assertGreaterEqual(figures["top3"] / figures["covered"], 0.82, figures)
+        self.assertGreaterEqual(figures["honest"] / max(1, figures["uncovered"]), 0.95, figures)
+
+    def test_halves(self):
+        # ranking was developed on the odd rows; the even rows are held out: each half keeps a floor of its own
+        results = benchmark_explain.run(benchmark_explain.read_rows(benchmark_explain.ROWS), corpus())
+        for half, top1, top3 in (("odd", 0.80, 0.90), ("even", 0.62, 0.72)):
+            figures = benchmark_explain.figures([r for r in results if benchmark_explain.half(r["id"]) == half])["overall"]
+            self.assertGreaterEqual(figures["top1"] / figures["covered"], top1, (half, figures))
+            self.assertGreaterEqual(figures["top3"] / figures["covered"], top3, (half, figures))
+            self.assertGreaterEqual(figures["honest"] / max(1, figures["uncovered"]), 0.95, (half, figures))
+
+    def test_half(self):
+        self.assertEqual([benchmark_explain.half(i) for i in ("rw001", "rw002", "rw127")], ["odd", "even", "odd"])
 
 
 if __name__ == "__main__":
