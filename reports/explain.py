@@ -101,6 +101,13 @@ class Corpus:
                 merged.setdefault((message, kind), []).append(where)
             self.messages[case] = [(message, places, kind) for (message, kind), places in merged.items()]
         self.words, self.idf = self._case_words()
+        # how many other lessons name the case (as the plain form of their mistake, or for comparison): where
+        # nothing else separates two cases, the one the corpus itself points to comes first
+        self.cited_by = collections.Counter()
+        headers = {name: (re.match(r"\s*/\*(.*?)\*/", case.source, re.S) or re.match("", "")).group(0) for name, case in self.cases.items()}
+        for name in self.cases:
+            pattern = re.compile(r"\b%s\b" % re.escape(name))
+            self.cited_by[name] = sum(1 for other, header in headers.items() if other != name and pattern.search(header))
 
     def _read_runs(self, results):
         label = results.label
@@ -896,7 +903,9 @@ def explain(text, corpus, wanted=None, limit=None):
                     and not (mine - theirs) & text_words:
                 return True
         return False
-    ranked = sorted(candidates.values(), key=lambda c: (rank[c.confidence], -c.score, qualified(c), -c.evidence_count, -c.context_raw,
+    # ties: the text's own words, uncapped (the score caps them), then what the corpus itself points to
+    ranked = sorted(candidates.values(), key=lambda c: (rank[c.confidence], -c.score, qualified(c), -round(c.context_raw, 1),
+                                                        -corpus.cited_by[c.case], -c.evidence_count,
                                                         c.aftermath, corpus.family.get(c.case, ""), c.case))
     ranked = [c for c in ranked if c.score >= 5]
     answer.candidates = ranked[:limit] if limit else ranked
