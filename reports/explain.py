@@ -272,7 +272,7 @@ def _tokens(text):
     return [w for w in re.findall(r"[a-z][a-z0-9_]{2,}", text) if w not in STOP]
 
 
-BOILERPLATE = re.compile(r"\bat 0x[0-9a-fA-F]+ in [^\n]*|^\s*File \"[^\n]*|^\s*#\d+\s+0x[^\n]*|"      # frames of a backtrace: the user's code
+BOILERPLATE = re.compile(r"\bat 0x[0-9a-fA-F]+ in [^\n]*|\bin function `?[\w:~<>]+`?|^\s*File \"[^\n]*|^\s*#\d+\s+0x[^\n]*|"      # frames of a backtrace: the user's code
                          r"\b(?:torch\.)?(?:RuntimeError|AcceleratorError)\s*:|\bCUDA (?:runtime )?error\s*:|"      # the wrapper's own prefix
                          r"code\s*=\s*-?\d+\s*\(\w*\)|CUDA kernel errors might be asynchronously reported[^\n]*|For debugging consider passing[^\n]*|"
                          r"Compile with `TORCH_USE_CUDA_DSA`[^\n]*|Traceback \(most recent call last\):|"
