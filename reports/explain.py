@@ -104,10 +104,11 @@ class Corpus:
         # how many other lessons name the case (as the plain form of their mistake, or for comparison): where
         # nothing else separates two cases, the one the corpus itself points to comes first
         self.cited_by = collections.Counter()
-        headers = {name: (re.match(r"\s*/\*(.*?)\*/", case.source, re.S) or re.match("", "")).group(0) for name, case in self.cases.items()}
-        for name in self.cases:
-            pattern = re.compile(r"\b%s\b" % re.escape(name))
-            self.cited_by[name] = sum(1 for other, header in headers.items() if other != name and pattern.search(header))
+        for name, case in self.cases.items():
+            header = re.match(r"\s*/\*.*?\*/", case.source, re.S)
+            for word in set(re.findall(r"\w+", header.group(0) if header else "")) - {name}:
+                if word in self.cases:
+                    self.cited_by[word] += 1
 
     def _read_runs(self, results):
         label = results.label
