@@ -48,7 +48,8 @@ should may might must there their they them these those our out all any each one
 error errors failed failure fail line file call calls called calling returned return returns runtime runtimeerror
 cuda cudart gpu gpus nvidia program process see case cases variant broken fixed step pytorch torch user users
 mistake sees what why fix references lesson atlas here same new get got true false none null value code bytes
-info warning warn who how why let set run off put end did does done now yet too own way day big old try""".split())
+info warning warn who how why let set run off put end did does done now yet too own way day big old try
+during within because since upon""".split())
 CAUSE, POSSIBLE, RELATED = "cause", "possible", "related"
 
 
@@ -519,6 +520,7 @@ class Candidate:
         self.context_words = []
         self.name_context = False      # the text's words name what the case is about
         self.context_raw = 0.0         # how much of the text's words its name and lesson share, uncapped
+        self.in_name = []              # the text's words that its name or title has
 
     def add(self, kind, score, reason):
         if score > self.parts.get(kind, 0):
@@ -794,6 +796,7 @@ def explain(text, corpus, wanted=None, limit=None):
             c.context_raw = strength + sum(idf[w] for w in in_lesson)
             # two rare words of its name, or what the sizes of an out-of-memory message say
             c.name_context = len(in_name) >= 2 and strength >= 4.0 or bool(answer.memory and set(in_name) & set(answer.memory[2]))
+            c.in_name = in_name
             c.context_words = sorted(set(in_name + in_lesson), key=lambda w: (w not in in_name, -idf[w]))[:6]
             from_meaning = [w for w in c.context_words if w in meaning_words]
             c.reasons.append((score / 2, "its %s speaks of %s%s" % (
@@ -843,6 +846,13 @@ def explain(text, corpus, wanted=None, limit=None):
     # only cases (at most two) whose broken variant returns the status, or the
     # only ones of them that also match the call or the words of the text
     returning = [c for c in candidates.values() if c.lesson_level and "status" in c.parts]
+    # the words that single a case out are those most of the others lack ("graph" and "capture" name every
+    # capture case: they narrow nothing among them)
+    shared = collections.Counter(w for c in returning for w in name_words.get(c.case, ()))
+    for c in returning:
+        if c.name_context and len(returning) > 2 and not (answer.memory and set(c.in_name) & set(answer.memory[2])):
+            own = [w for w in c.in_name if shared[w] <= len(returning) / 2]
+            c.name_context = len(own) >= 2 and sum(idf.get(w, 0) for w in own) >= 4.0
     narrowed = [c for c in returning if c.call_matched or c.name_context]
     if 0 < len(returning) <= 2:
         chosen = returning
