@@ -167,7 +167,8 @@ class Corpus:
                    for s in rule["expected"].split("|")):
                 continue
             order = list(self.step_functions.get(rule["case"], {}))
-            position = order.index(rule["step"]) if rule["step"] in order else len(order)
+            step = self.source_step(rule["case"], rule["step"])
+            position = order.index(step) if step in order else len(order)
             earliest[rule["case"]] = min(earliest.get(rule["case"], position), position)
         for rule in self.rules:
             case, variant, step, expected = rule["case"], rule["variant"], rule["step"], rule["expected"]
@@ -179,15 +180,24 @@ class Corpus:
             for status in expected.split("|"):
                 if status in SUCCESS or status in ("not-reached", "result_wrong") or status.startswith(("exit:", "timeout")):
                     continue
-                functions = self.step_functions.get(case, {}).get(step, [""])
+                named = self.source_step(case, step)
+                functions = self.step_functions.get(case, {}).get(named, [""])
                 order = list(self.step_functions.get(case, {}))
                 first = "driver=none" not in rule["conditions"] and \
-                    (order.index(step) if step in order else len(order)) == earliest.get(case)
+                    (order.index(named) if named in order else len(order)) == earliest.get(case)
                 self.observations[case].append(Observation(
                     status, step, functions[0], variant, "rule", variant == "broken", first, environment,
                     "%s:%d%s%s" % (rule["file"], rule["line"], " (when %s)" % " ".join(rule["conditions"]) if rule["conditions"] else "",
                                    ", observed on %s" % source.label if source else ""),
                     tuple(rule["conditions"])))
+
+    def source_step(self, case, step):
+        """The step as the case's source names it: a recorded step may be composed at run time from a mode and the
+        name in the source (capture_step("global", "sync") records global_sync)."""
+        steps = self.step_functions.get(case, {})
+        if step in steps:
+            return step
+        return max((k for k in steps if step.endswith("_" + k)), key=len, default=step)
 
     def cited_results(self, relative):
         """The results file a rule cites (loaded once, only for its environment's label), or None."""

@@ -154,9 +154,59 @@ class Recognition(unittest.TestCase):
         self.assertEqual([s.name for s in found], ["cudaErrorIllegalAddress"])
 
 
+    def test_rust_variants_and_a_trailing_status_number(self):
+        # cust / RustaCUDA print the driver API's status in CamelCase
+        self.assertEqual(self.errors("CudaError::OutOfMemory"), ["CUDA_ERROR_OUT_OF_MEMORY"])
+        self.assertEqual(self.errors("Err(CudaError::InvalidValue)"), ["CUDA_ERROR_INVALID_VALUE"])
+        # TensorFlow: "failed to create cuFFT batched plan:2" — cuFFT's status 2 first
+        self.assertEqual(self.errors("failed to create cuFFT batched plan:2")[0], "CUFFT_ALLOC_FAILED")
+        # a line number after a file name, or after "line:", is not a status
+        self.assertEqual(self.errors("error at kernel.cu:700"), [])
+        self.assertEqual(self.errors("Error: line:30"), [])
+
+    def test_accelerator_error_is_pytorch(self):
+        self.assertIn("PyTorch", wrappers("torch.AcceleratorError: CUDA error: invalid device ordinal"))
+        self.assertIn("PyTorch", wrappers("AcceleratorError: CUDA error: invalid device ordinal"))
+
+
 class Ranking(unittest.TestCase):
     def answer(self, text, **wanted):
         return explain.explain(text, corpus(), wanted)
+
+    def test_the_words_name_the_kind_of_call(self):
+        # every capture case returns the status: the call the user names (in words, or .item()) separates them
+        allocation = self.answer("RMM allocation during CUDA graph capture (cudaErrorStreamCaptureUnsupported)")
+        self.assertEqual(allocation.candidates[0].case, "malloc_during_capture")
+        item = self.answer("RuntimeError: CUDA error: operation not permitted when stream is capturing\n"
+                           "    loss_value = loss.item()")
+        self.assertTrue(all("sync" in c.case for c in item.candidates[:2]), [c.case for c in item.candidates[:3]])
+        self.assertNotEqual(item.kind, "cause")           # no case is singled out: they remain possible causes
+
+    def test_a_plainer_case_before_one_with_an_unstated_condition(self):
+        # malloc_in_another_thread_during_capture is malloc_during_capture and a second thread; the text names no thread
+        answer = self.answer("cudaMalloc(256 bytes) failed: operation not permitted when stream is capturing")
+        ranked = [c.case for c in answer.candidates]
+        self.assertLess(ranked.index("malloc_during_capture"), ranked.index("malloc_in_another_thread_during_capture"))
+        threaded = self.answer("cudaMalloc from another thread failed: operation not permitted when stream is capturing")
+        self.assertEqual(threaded.candidates[0].case, "malloc_in_another_thread_during_capture")
+
+    def test_what_a_tool_reports_is_weighed_for_the_tool(self):
+        # grid_rounded_up_without_bound_check fails only under compute-sanitizer (cudaErrorLaunchFailure there)
+        plain = self.answer("RuntimeError: CUDA error: unspecified launch failure")
+        tool = self.answer("========= Invalid __global__ write of size 4 bytes\n========= Program hit cudaErrorLaunchFailure "
+                           "(error 719) due to \"unspecified launch failure\" on CUDA API call to cudaDeviceSynchronize.")
+        def score(answer, case):
+            return next((c.score for c in answer.candidates if c.case == case), 0)
+        self.assertGreater(score(tool, "grid_rounded_up_without_bound_check") - score(tool, "kernel_writes_bad_address"),
+                           score(plain, "grid_rounded_up_without_bound_check") - score(plain, "kernel_writes_bad_address"))
+
+    def test_pytorch_says_something_else_for_some_mistakes(self):
+        # PyTorch refuses to capture on the legacy stream with its own message: for PyTorch's "operation not
+        # permitted", that case ranks below those whose PyTorch message is this one
+        answer = self.answer("RuntimeError: CUDA error: operation not permitted when stream is capturing")
+        legacy = next(c for c in answer.candidates if c.case == "capture_legacy_default_stream")
+        self.assertIn("unlike_pytorch", legacy.parts)
+        self.assertGreater(answer.candidates[0].score, legacy.score)
 
     def test_every_recorded_pytorch_message_finds_its_case(self):
         recorded = [(run["case"], run["message"]) for r in corpus().results if r.kind == "pytorch" for run in r.runs
