@@ -140,6 +140,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", default=ROWS, help="the real-world set")
     parser.add_argument("--root", default=ROOT, help="the tree whose cases, rules and results answer")
+    parser.add_argument("--results", nargs="+", help="results files to read instead of reports/results/*.json "
+                        "(to see what results not merged yet would change)")
     parser.add_argument("--split", action="store_true", help="also the figures of the odd rows (development) and the even rows (held out)")
     parser.add_argument("--verbose", action="store_true", help="every row's outcome")
     parser.add_argument("--json", action="store_true")
@@ -149,7 +151,7 @@ def main(argv=None):
         return 2
     rows = read_rows(args.rows)
     start = time.perf_counter()
-    corpus = Corpus(args.root, default_results_paths(args.root))
+    corpus = Corpus(args.root, args.results or default_results_paths(args.root))
     load = time.perf_counter() - start
     results = run(rows, corpus)
     f = figures(results)

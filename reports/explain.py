@@ -51,6 +51,9 @@ mistake sees what why fix references lesson atlas here same new get got true fal
 info warning warn who how why let set run off put end did does done now yet too own way day big old try
 during within because since upon""".split())
 CAUSE, POSSIBLE, RELATED = "cause", "possible", "related"
+# signs in a message that more than one GPU is involved
+MULTI_GPU = re.compile(r"peer|p2p|nvlink|nccl|\branks?\b|local_rank|world_size|cuda:[1-9]|\b(?:device|gpu|ordinal)[ =:#]*[1-9]|"
+                       r"\bdevices\b|\bgpus\b|multi-?gpu|tensor.parallel|another device|other device|two devices", re.I)
 
 
 # ---- the corpus --------------------------------------------------------------
@@ -102,6 +105,9 @@ class Corpus:
                 merged.setdefault((message, kind), []).append(where)
             self.messages[case] = [(message, places, kind) for (message, kind), places in merged.items()]
         self.words, self.idf = self._case_words()
+        # cases whose mistake needs two GPUs (they skip with "needs 2 GPUs" on one)
+        self.needs_two_gpus = {name for name, case in self.cases.items()
+                               if "atlas_need_two_gpus" in case.source or "needs 2 GPUs" in case.source}
         # how many other lessons name the case (as the plain form of their mistake, or for comparison): where
         # nothing else separates two cases, the one the corpus itself points to comes first
         self.cited_by = collections.Counter()
@@ -600,6 +606,7 @@ def explain(text, corpus, wanted=None, limit=None):
     if re.search(r"\bkernel launch|\blaunch(?:ing)? (?:the |a )?kernel|launch failed", text, re.I):
         user_kinds.add("launch")
     user_kinds |= _text_kinds(focus)
+    several_gpus = bool(MULTI_GPU.search(text))
     candidates = {}
 
     def candidate(case):
@@ -650,6 +657,8 @@ def explain(text, corpus, wanted=None, limit=None):
                 # what compute-sanitizer reports in place of the program's own status: evidence for a sanitizer's
                 # report, barely for what the program printed by itself
                 score += 5 if "compute-sanitizer" in answer.wrappers else -15
+            if case in corpus.needs_two_gpus and not several_gpus:
+                score -= 3                                  # it needs a second GPU, which the text never shows
             score -= 4 * index                              # the first error named leads
             score -= 2 * min(3, corpus.statuses_of_mistake(case) - 1)    # a case about this one status explains it best
             if best is None or score > best[0]:
@@ -688,7 +697,7 @@ def explain(text, corpus, wanted=None, limit=None):
     entry = ON_ENTRY.search(text)
     mine = {n for names in error_names for n in names}
     # what PyTorch says for each case (its mirror's exception, the PyTorch messages its lesson quotes): where the
-    # text is PyTorch's, a case for which PyTorch says something else is the less likely
+    # text is PyTorch's, a case for which PyTorch refuses with its own message is the less likely
     # (a bare status line, with no wrapper and no call of its own, may be PyTorch's too)
     from_pytorch = "PyTorch" in answer.wrappers or set(answer.wrappers) <= {"check macro"} and not answer.calls
     torch_said, torch_agrees = {}, set()
@@ -704,8 +713,12 @@ def explain(text, corpus, wanted=None, limit=None):
                 continue
             torch_message = kind == "pytorch" or kind == "lesson" and corpus.is_pytorch_message(case, message)
             if torch_message and "PyTorch" in answer.wrappers and mine:
-                torch_said.setdefault(case, message)
-                if corpus.message_errors(message) & mine:
+                said = corpus.message_errors(message)
+                if not said:
+                    # PyTorch refuses by itself, before CUDA says anything ("CUDA graphs must be captured on a
+                    # non-default stream"); a different CUDA status may only be another CUDA version's
+                    torch_said.setdefault(case, message)
+                elif said & mine:
                     torch_agrees.add(case)
             if entry and ON_ENTRY.search(message):
                 seen = ON_ENTRY.search(message)
@@ -871,10 +884,13 @@ def explain(text, corpus, wanted=None, limit=None):
     else:
         chosen = []
     quoting = [c for c in candidates.values() if c.quoted]
+    # a message recorded word for word for several mistakes (PyTorch's "Cannot re-initialize CUDA in forked
+    # subprocess" for three fork cases) tells the kind of mistake, not which: the cause only where one case has it
+    exact = [c for c in candidates.values() if c.message_exact]
     for c in candidates.values():
-        if c.message_exact or c in chosen or c.quoted and len(quoting) == 1:
+        if c.message_exact and len(exact) == 1 or c in chosen or c.quoted and len(quoting) == 1:
             c.confidence = CAUSE
-        elif c in returning or c.parts.get("message", 0) >= 80 or "lesson_status" in c.parts \
+        elif c in returning or c.message_exact or c.parts.get("message", 0) >= 80 or "lesson_status" in c.parts \
                 or not errors and c.parts.get("context", 0) >= 10:
             c.confidence = POSSIBLE
         else:
