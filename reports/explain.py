@@ -896,8 +896,9 @@ def explain(text, corpus, wanted=None, limit=None):
         else:
             c.confidence = RELATED
 
-    # documented causes no GPU here reproduces
-    mine = {n for names in error_names for n in names}
+    # documented causes no GPU here reproduces; a bare number's second reading (cuFFT's 2 is also the driver's
+    # out of memory) is too weak to bring one in
+    mine = {n for i, status in enumerate(errors) if i == 0 or not status.how.startswith("number") for n in status.same_as}
     text_specific = False
     codes = {vocabulary.by_name[n][1] for n in mine if n in vocabulary.by_name}
     status_texts = {t.lower() for t in vocabulary.text.values()}
