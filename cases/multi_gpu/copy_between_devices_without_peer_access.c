@@ -29,7 +29,7 @@
  * errors has no peer-access error); alpaka-group/alpaka#596 (copies between
  * GPUs that worked without peer access, staged through the host).
  */
-#include "atlas_devices.h"
+#include "two_devices.h"
 #include <stdlib.h>
 #include <time.h>
 

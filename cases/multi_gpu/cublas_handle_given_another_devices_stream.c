@@ -24,7 +24,7 @@
  * arrayfire/arrayfire#555 (one handle per GPU).
  */
 #include "atlas_cublas.h"
-#include "atlas_devices.h"
+#include "two_devices.h"
 
 enum { N = 256 };
 

@@ -27,7 +27,7 @@
  * GPU") and davisking/dlib#511 (objects made before switching devices).
  */
 #include "atlas_cublas.h"
-#include "atlas_devices.h"
+#include "two_devices.h"
 
 enum { N = 256 };
 

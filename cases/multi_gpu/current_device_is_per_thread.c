@@ -28,7 +28,7 @@
  * visual-openllm/visual-openllm#20 ("Expected all tensors to be on the same
  * device, but found at least two devices, cuda:0 and cuda:1!").
  */
-#include "atlas_devices.h"
+#include "two_devices.h"
 #include <pthread.h>
 
 static bool worker_sets_device;

@@ -25,7 +25,7 @@
  * "cudaErrorInvalidDevice"; magic-research/bubogpt#11 (two GPUs numbered
  * the wrong way, work on the wrong device).
  */
-#include "atlas_devices.h"
+#include "two_devices.h"
 
 static void select_second_gpu_as(int ordinal)
 {

@@ -29,7 +29,7 @@
  * this); NVIDIA/cuCascade#189; CUDA Programming Guide, "Stream and Event
  * Behavior".
  */
-#include "atlas_devices.h"
+#include "two_devices.h"
 
 static void record_event_made_on(int event_device)
 {

@@ -32,7 +32,7 @@
  * on device 1 reading device 0's array fails with cudaErrorIllegalAddress
  * unless peer access is enabled).
  */
-#include "atlas_devices.h"
+#include "two_devices.h"
 
 enum { N = 1 << 20 };
 

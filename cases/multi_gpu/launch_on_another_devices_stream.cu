@@ -32,7 +32,7 @@
  * quoted in NVIDIA/cccl#11344 (streams created for one GPU, launches from
  * threads whose current device was another).
  */
-#include "atlas_devices.h"
+#include "two_devices.h"
 
 enum { N = 256 };
 

@@ -24,7 +24,7 @@
  * peerDevice has not yet been enabled from the current device";
  * torch/cutorch#114 (peer-access errors left in the last-error slot).
  */
-#include "atlas_devices.h"
+#include "two_devices.h"
 
 static void disable_peer_access(bool enabled_first)
 {

@@ -30,7 +30,7 @@
  * from the current device has already been enabled"; torch/cutorch#114 and
  * meta-pytorch/torchcomms#2399 (the stale 704 blamed on the next launch).
  */
-#include "atlas_devices.h"
+#include "two_devices.h"
 
 static void enable_peer_access(int times)
 {

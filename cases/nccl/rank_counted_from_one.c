@@ -29,7 +29,7 @@
  */
 #include <nccl.h>
 #include <pthread.h>
-#include "atlas_nccl.h"
+#include "ranks.h"
 
 static void ranks_from(int first)
 {

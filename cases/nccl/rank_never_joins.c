@@ -29,7 +29,7 @@
  */
 #include <nccl.h>
 #include <pthread.h>
-#include "atlas_nccl.h"
+#include "ranks.h"
 
 static void second_rank_joins(bool joins)
 {

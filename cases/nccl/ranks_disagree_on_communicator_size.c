@@ -30,7 +30,7 @@
  */
 #include <nccl.h>
 #include <pthread.h>
-#include "atlas_nccl.h"
+#include "ranks.h"
 
 static void second_rank_expects(int nranks)
 {

@@ -37,7 +37,7 @@
  */
 #include <nccl.h>
 #include <pthread.h>
-#include "atlas_nccl.h"
+#include "ranks.h"
 
 static void two_ranks_on(int second_device)
 {

@@ -28,7 +28,7 @@
  */
 #include <nccl.h>
 #include <pthread.h>
-#include "atlas_nccl.h"
+#include "ranks.h"
 
 static void second_rank_uses_id(int id)
 {

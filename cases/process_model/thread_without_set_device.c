@@ -5,9 +5,11 @@
  * then a worker thread — a data-loading thread, a thread pool serving
  * requests — allocates and launches, assuming the process works on GPU 1.
  *
- * What the program sees (2 × H200, CUDA 13.0): not recorded yet — it needs
- * two GPUs (the lead's two-GPU run records it). On one GPU the case is
- * skipped ("needs 2 GPUs").
+ * What the program sees (2 × H200, CUDA 13.0): no error at all. The new
+ * thread's cudaGetDevice says 0, its cudaMalloc succeeds, and the pointer's
+ * attributes put the allocation on GPU 0, not the GPU 1 the main thread
+ * chose (the check records result_wrong). On one GPU the case is skipped
+ * ("needs 2 GPUs").
  *
  * What a PyTorch user sees: tensors created in the thread with device="cuda"
  * land on cuda:0, which fills up or is another job's GPU; a later operation

@@ -1,4 +1,4 @@
-/* atlas_devices.h — for cases that need two GPUs.
+/* two_devices.h — for cases that need two GPUs.
  *
  *   atlas_need_two_gpus()        records "count"; false without a driver;
  *                                skips ("needs 2 GPUs") on fewer
@@ -6,8 +6,8 @@
  *                                allocate, write and synchronize? One record,
  *                                the first status that is not success.
  */
-#ifndef ATLAS_DEVICES_H
-#define ATLAS_DEVICES_H
+#ifndef TWO_DEVICES_H
+#define TWO_DEVICES_H
 
 #include "atlas.h"
 

@@ -1,4 +1,4 @@
-/* atlas_nccl.h — NCCL ranks as threads of one process, every wait bounded.
+/* ranks.h — NCCL ranks as threads of one process, every wait bounded.
  *
  * A case includes <nccl.h>, <pthread.h> and atlas_libraries.h first. It
  * describes each rank (device, the nranks and rank it passes, which unique
@@ -23,8 +23,8 @@
  * communicator's creation (NVIDIA/nccl#1677). NVLink multicast stays off
  * (NCCL_NVLS_ENABLE=0), as on every shared machine here.
  */
-#ifndef ATLAS_NCCL_H
-#define ATLAS_NCCL_H
+#ifndef NCCL_RANKS_H
+#define NCCL_RANKS_H
 
 #include "atlas_libraries.h"
 #include <stdlib.h>
