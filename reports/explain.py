@@ -951,7 +951,7 @@ def explain(text, corpus, wanted=None, limit=None):
         top = ranked[0]
         # within a few points, on evidence of the same kind, no ranking is honest
         answer.ties = [c.case for c in ranked if c.confidence == top.confidence and top.score - c.score <= 2.5
-                       and set(c.parts) - {"context"} == set(top.parts) - {"context"}]
+                       and set(c.parts) - {"context", "meaning"} == set(top.parts) - {"context", "meaning"}]
         if len(answer.ties) < 2:
             answer.ties = []
     if ranked and ranked[0].confidence == CAUSE:
