@@ -474,13 +474,16 @@ class Case:
         self.variant_functions = {"fixed": match.group(1), "broken": match.group(2)} if match else {}
         mirror = os.path.splitext(path)[0] + ".py"
         self.mirror_path = os.path.relpath(mirror, root) if os.path.exists(mirror) else None
-        self.mirror_source = open(mirror, encoding="utf-8").read() if self.mirror_path else None
+        self.mirror_source = None
+        if self.mirror_path:
+            with open(mirror, encoding="utf-8") as f:
+                self.mirror_source = f.read()
 
     @property
     def human_title(self):
         """The header's first line after the dash, as a sentence."""
         title = self.title.split("—", 1)[-1].strip() if "—" in self.title else self.title
-        return (title[:1].upper() + title[1:]).rstrip(".") if title else self.name.replace("_", " ")
+        return sentence(title, self.source).rstrip(".") if title else self.name.replace("_", " ")
 
     def variant_lines(self):
         """{variant: (line number, text)} of the line that defines each variant."""
@@ -505,6 +508,19 @@ class Case:
                     break
             bodies[variant] = body
         return bodies
+
+
+def sentence(text, code=""):
+    """Capitalise the first word, unless it is an identifier (cublasSgemm,
+    transa = ..., malloc) that must keep its case."""
+    match = re.match(r"([A-Za-z_]\w*)(\s*[=(\[])?", text)
+    if not match or match.group(2) or not re.fullmatch(r"[a-z]+", match.group(1)):
+        return text
+    word = match.group(1)
+    body = code.split("*/", 1)[-1]
+    if re.search(r"\b%s\b" % re.escape(word), body) and len(word) > 3:
+        return text
+    return text[:1].upper() + text[1:]
 
 
 def parse_lesson(source):

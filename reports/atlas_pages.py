@@ -9,10 +9,12 @@ import html
 import json
 import re
 
-from atlas_data import SECTIONS, SUCCESS, short, version_key
+from atlas_data import SECTIONS, SUCCESS, sentence, version_key
 from atlas_matrix import KINDS, MARKS, comparisons, differences, pytorch_cell
 
 SECTION_TITLES = dict(SECTIONS)
+# The harness's own steps, said for a reader.
+STEP_NAMES = {"probe": "probe (is the context still usable?)", "end": "end (how the process ended)"}
 
 
 def e(text):
@@ -48,13 +50,17 @@ th{background:#eef1f5}.problems{background:#fff4d6;border:1px solid #d6b656;padd
 .k-unreached{background:#fafafa;color:#777}.differs{box-shadow:inset 0 0 0 2px #c00}
 .outcomes td{font-size:.92em}.outcomes td.where{max-width:46em}.swatch{display:inline-block;min-width:5.5em;padding:0 .3em;border:1px solid #ccc;margin-right:.4em;text-align:center}
 .diff .del{background:#ffe5e5}.diff .add{background:#e3f6e3}.diff span{display:block;white-space:pre}
-input[type=search],select{font:inherit;padding:.2em .4em;max-width:100%}
+input[type=search],select{font:inherit;padding:.2em .4em;max-width:100%;min-width:0}
+.filters label{display:flex;gap:.3em;align-items:center;max-width:100%;min-width:0}
+.wrap{overflow-x:auto;max-width:100%}code{overflow-wrap:anywhere}
 .filters{display:flex;flex-wrap:wrap;gap:.5em 1em;align-items:center;margin:.5em 0}
 ul.cases{list-style:none;padding-left:0}ul.cases li{margin:.25em 0}
 """
 
 MATRIX_STYLE = """
-.scroll{overflow:auto;max-height:calc(100vh - 2em);border:1px solid #ccc;position:relative}
+.intro{position:sticky;left:1.2em;max-width:min(78em, calc(100vw - 2.4em))}
+nav.top{position:sticky;left:0;width:100vw}
+.scroll{border:1px solid #ccc;width:max-content}
 #matrix{font-size:12px;border-collapse:separate;border-spacing:0}
 #matrix td,#matrix th{border:0;border-right:1px solid #d0d4da;border-bottom:1px solid #d0d4da;white-space:nowrap}
 #matrix thead{position:sticky;top:0;z-index:3}
@@ -65,6 +71,7 @@ MATRIX_STYLE = """
   overflow:hidden;text-overflow:ellipsis}
 #matrix tbody th .variant{color:#555}#matrix tbody th button{font:inherit;border:1px solid #aaa;background:#f4f4f4;
   border-radius:3px;padding:0 .35em;margin-right:.35em;cursor:pointer}
+#matrix tbody th.lab{padding-right:.5em}
 #matrix tr.disagree th::after{content:" ◆";color:#b00}
 #matrix td.c{font-family:ui-monospace,Menlo,Consolas,monospace}#matrix td.c a{color:inherit;text-decoration:none}
 #matrix td.c a:hover{text-decoration:underline}
@@ -74,10 +81,10 @@ MATRIX_STYLE = """
 #matrix tr.details td{white-space:pre-wrap;font-size:11px;min-width:13em;max-width:24em;background:#fcfcfd;vertical-align:top}
 #matrix tr.details th{padding-left:2.2em;color:#444}
 table.legend td{font-size:.9em}
-@media (max-width:700px){main{padding:.4em .5em}#matrix{font-size:11px}
+@media (max-width:700px){main{padding:.4em .5em}#matrix{font-size:11px}.intro{left:.5em;max-width:calc(100vw - 1em)}
   #matrix tbody th{max-width:9.5em;min-width:9.5em;white-space:normal;overflow-wrap:anywhere}
   #matrix thead th{min-width:5em}
-  .scroll{max-height:calc(100vh - 1em)}}
+}
 """
 
 NAV = [("index.html", "Matrix"), ("atlas.html", "Cases"), ("status.html", "Statuses"), ("changes.html", "What changed")]
@@ -88,9 +95,9 @@ def page(title, body, depth=0, current=None, style="", script="", wide=False):
     nav = "".join('<a href="%s%s"%s>%s</a>' % (up, href, " aria-current=page" if href == current else "", text)
                   for href, text in NAV)
     return ("<!doctype html><html lang=en><head><meta charset=utf-8>"
-            "<meta name=viewport content='width=device-width,initial-scale=1'><title>%s</title><style>%s%s</style></head>"
-            "<body><nav class=top>%s</nav><main%s><h1>%s</h1>%s</main>%s</body></html>"
-            % (e(title), STYLE, style, nav, " class=wide" if wide else "", e(title), body,
+            "<meta name=viewport content='width=device-width,initial-scale=1,minimum-scale=1'><title>%s</title><style>%s%s</style></head>"
+            "<body><nav class=top>%s</nav><main%s><h1%s>%s</h1>%s</main>%s</body></html>"
+            % (e(title), STYLE, style, nav, " class=wide" if wide else "", " class=intro" if wide else "", e(title), body,
                "<script>%s</script>" % script if script else ""))
 
 
@@ -120,9 +127,9 @@ def link_text(text):
     return "".join(parts)
 
 
-def paragraphs(text, prefix=""):
+def paragraphs(text, prefix="", code=""):
     if prefix and text.startswith(prefix):
-        text = text[len(prefix):].lstrip(":").lstrip()  # the heading already says it
+        text = sentence(text[len(prefix):].lstrip(":").lstrip(), code)  # the heading already says it
     return "".join("<p>%s</p>" % link_text(p) for p in text.split("\n\n") if p.strip())
 
 
@@ -172,7 +179,7 @@ MATRIX_SCRIPT = r"""
     var v = data.variants[tr.dataset.variant], after = tr, kinds = data.kinds;
     function add(row) { after.parentNode.insertBefore(row, after.nextSibling); after = row; }
     v.steps.forEach(function (s) {
-      var row = el('tr', 'step'); row.appendChild(el('th', null, s[0]));
+      var row = el('tr', 'step'); row.appendChild(el('th', null, 'step ' + s[0]));
       s[1].forEach(function (k, i) {
         var kind = kinds[k], td = el('td', 'c k-' + kind[1]);
         if (kind[0].indexOf('\u2717') >= 0) td.classList.add('differs');
@@ -260,7 +267,7 @@ def steps_script(matrix, case):
     kinds = KindTable()
     variants = {}
     for variant in ("fixed", "broken"):
-        steps = [[s.step, [kinds(c) for c in s.cells]] for s in matrix.step_rows(case, variant)]
+        steps = [[STEP_NAMES.get(s.step, s.step), [kinds(c) for c in s.cells]] for s in matrix.step_rows(case, variant)]
         details = []
         for column in matrix.columns + matrix.pytorch:
             cell = matrix.cell(column, case, variant)
@@ -327,10 +334,10 @@ def matrix_html(matrix, problems):
                "</select><label><input type=checkbox id=f-disagree> ◆ only where GPU environments disagree</label>"
                "<span id=f-count class=note></span></div>") % (
         "".join("<option>%s</option>" % e(f) for f in families), options)
-    body = ("%s%s%s%s<noscript><p>The table needs JavaScript; <a href=matrix.md>matrix.md</a> and "
+    body = ("<div class=intro>%s%s%s%s</div><noscript><p>The table needs JavaScript; <a href=matrix.md>matrix.md</a> and "
             "<a href=matrix.csv>matrix.csv</a> have the same.</p></noscript>"
             "<div class=scroll id=scroll><table id=matrix>%s<tbody></tbody></table></div>"
-            "<p class=note>Also as <a href=matrix.md>Markdown</a>, <a href=matrix.csv>CSV</a> (with the steps) and "
+            "<p class='note intro'>Also as <a href=matrix.md>Markdown</a>, <a href=matrix.csv>CSV</a> (with the steps) and "
             "<a href=matrix.json>JSON</a>.</p>"
             "<script type=application/json id=atlas-data>%s</script>") % (
         problems_html(problems), intro, legend_html(), filters, header_html(matrix), script_json(data))
@@ -340,14 +347,37 @@ def matrix_html(matrix, problems):
 
 # ---- case pages ---------------------------------------------------------------
 
-def where_text(columns, all_columns):
-    """The environments a list names, compactly but with every label."""
+def where_lines(columns, all_columns):
+    """The environments a list names, every label part kept, grouped by GPU
+    and driver, then runtime: ["H100 · driver 580: cudart 13.0 · cuBLAS 13.1.0
+    (default, launch_blocking); cudart 12.4 · cuBLAS 12.4.5 (default)", ...]."""
     gpu = [c for c in all_columns if c.has_device]
-    if len(columns) == len(all_columns) and len(columns) > 1:
-        return "every environment (%d)" % len(columns)
-    if gpu and set(map(id, columns)) == set(map(id, gpu)) and len(gpu) > 1:
-        return "every GPU environment (%d)" % len(gpu)
-    return "; ".join(c.label for c in columns)
+    nodriver = [c for c in all_columns if not c.has_device]
+    ids = set(map(id, columns))
+    if ids == set(map(id, all_columns)) and len(columns) > 1:
+        return ["every environment (%d)" % len(columns)]
+    lines = []
+    if gpu and set(map(id, gpu)) <= ids and len(gpu) > 1:
+        lines.append("every GPU environment (%d)" % len(gpu))
+        columns = [c for c in columns if not c.has_device]
+    if nodriver and set(map(id, nodriver)) <= ids and len(nodriver) > 1:
+        lines.append("every environment without a driver (%d)" % len(nodriver))
+        columns = [c for c in columns if c.has_device]
+    groups = collections.OrderedDict()
+    for c in columns:
+        gpu_driver = " · ".join(x for x in c.heading[:2] if x != "no driver") if c.has_device else c.heading[0]
+        groups.setdefault(gpu_driver, collections.OrderedDict()).setdefault(c.heading[2], []).append(c.heading[3])
+    for head, stacks in groups.items():
+        lines.append("%s: %s" % (head, "; ".join("%s (%s)" % (stack, ", ".join(modes)) for stack, modes in stacks.items())))
+    return lines
+
+
+def where_text(columns, all_columns):
+    return "; ".join(where_lines(columns, all_columns))
+
+
+def where_html(columns, all_columns):
+    return "<br>".join(e(line) for line in where_lines(columns, all_columns))
 
 
 def outcome_sentence(cell, depth):
@@ -381,9 +411,9 @@ def outcomes_html(matrix, case, variant, depth):
     for cell, columns in groups:
         mark = " <span class=note>(✗ differs from its rules)</span>" if cell.value.startswith("✗") else ""
         rows.append("<tr><td class='k-%s'><span class=mono>%s</span></td><td>%s%s</td><td class=where>%s</td></tr>" % (
-            e(cell.kind), e(cell.value.lstrip("Δ ")), outcome_sentence(cell, depth), mark, e(where_text(columns, matrix.columns))))
-    return ("<table class=outcomes><tr><th>cell</th><th>what the program sees</th><th>where it was recorded</th></tr>%s</table>"
-            % "".join(rows))
+            e(cell.kind), e(cell.value.lstrip("Δ ")), outcome_sentence(cell, depth), mark, where_html(columns, matrix.columns)))
+    return ("<div class=wrap><table class=outcomes><tr><th>cell</th><th>what the program sees</th><th>where it was recorded</th>"
+            "</tr>%s</table></div>" % "".join(rows))
 
 
 def pytorch_html(matrix, case, depth):
@@ -502,12 +532,12 @@ def case_page(matrix, case):
     def section(key, heading=None):
         if key not in sections:
             return ""
-        return "<h2>%s</h2>%s" % (e(heading or SECTION_TITLES[key]), paragraphs(sections[key], SECTION_TITLES[key]))
+        return "<h2>%s</h2>%s" % (e(heading or SECTION_TITLES[key]), paragraphs(sections[key], SECTION_TITLES[key], case.source))
     steps = []
     for variant in ("broken", "fixed"):
         rows = matrix.step_rows(case.name, variant)
         if rows:
-            head = "".join("<th>%s</th>" % e(r.step) for r in rows)
+            head = "".join("<th>%s</th>" % e(STEP_NAMES.get(r.step, r.step)) for r in rows)
             body = "".join("<tr><th>%s</th>%s</tr>" % (e(column.label), "".join(
                 "<td class='k-%s%s'>%s</td>" % (e(r.cells[i].kind), " differs" if r.cells[i].value.startswith("✗") else "",
                                                 status_link(r.cells[i].status, depth, r.cells[i].value) if r.cells[i].status else e(r.cells[i].value))
@@ -616,7 +646,7 @@ def status_index(matrix, status_table):
             rows.append("<tr><td><a href='case/%s.html'>%s</a><br><code class=note>%s</code></td><td>%s</td><td>%s</td>"
                         "<td>%s</td><td class=where>%s</td><td>%s</td></tr>" % (
                             e(case), e(title), e(case), e(variant), e(step), e(surfaced),
-                            e(where_text(columns, matrix.columns)), e(fix.replace("The fix:", "").strip()[:300])))
+                            where_html(columns, matrix.columns), e(fix.replace("The fix:", "").strip()[:300])))
         what = texts.get(name) or {"result_wrong": "every call succeeded but the result was wrong",
                                    "timeout": "the process ran past its time limit and was killed"}.get(
             name, "the process was killed by %s" % name.replace("signal:", "") if name.startswith("signal:") else "")
@@ -685,12 +715,13 @@ def changes_html(matrix, pairs=None):
         changed = differences(matrix, left, right)
         rows = "".join("<tr><th>%s</th><td class='k-%s'>%s</td><td class='k-%s'>%s</td></tr>" % (
             ("<a href='case/%s.html'>%s</a> / %s" % (e(row.case), e(row.case), e(row.variant)) if row.step is None else
-             "&nbsp;&nbsp;%s / %s, step %s" % (e(row.case), e(row.variant), e(row.step))),
+             "<span class=note>&nbsp;&nbsp;· step %s</span>" % e(STEP_NAMES.get(row.step, row.step))),
             e(a.kind), e(a.text), e(b.kind), e(b.text)) for row, a, b in changed)
-        sections[kind].append("<h3>%s → %s</h3><p class=note>%s. %d rows differ.</p>%s" % (
+        sections[kind].append("<details%s><summary><b>%s → %s</b>: %d rows differ <span class=note>(%s)</span></summary>%s</details>" % (
+            " open" if 0 < len(changed) <= 40 else "",
             e(left.heading[3] if kind == "mode" else left.environment.get("cudart") if kind == "version" else left.heading[0]),
             e(right.heading[3] if kind == "mode" else right.environment.get("cudart") if kind == "version" else right.heading[0]),
-            e(why), len(changed),
+            len(changed), e(why),
             "<div style='overflow:auto'><table class=outcomes><tr><th>case / variant / step</th><th>%s</th><th>%s</th></tr>%s</table></div>"
             % (_side(left, right, kind), _side(right, left, kind), rows) if changed else ""))
     overlays = []
@@ -702,8 +733,8 @@ def changes_html(matrix, pairs=None):
                 e(cell.value)))
     columns = matrix.columns + matrix.pytorch
     options = "".join("<option value=%d%s>%s</option>" % (i, "", e(c.label)) for i, c in enumerate(columns))
-    picker = ("<h2>Any two columns</h2><div class=filters><label>left <select id=pick-a>%s</select></label>"
-              "<label>right <select id=pick-b>%s</select></label></div><div id=picked style='overflow:auto'></div>"
+    picker = ("<h2>Any two columns</h2><div class=filters><label>left <select id=pick-a style='width:40em'>%s</select></label>"
+              "<label>right <select id=pick-b style='width:40em'>%s</select></label></div><div id=picked style='overflow:auto'></div>"
               "<script type=application/json id=atlas-data>%s</script>") % (
         options, options.replace("value=1>", "value=1 selected>", 1) if len(columns) > 1 else options, script_json(matrix_data(matrix)))
     body = ["<p>What differs between environments that differ in one thing. Each table lists the variants (and "
@@ -711,8 +742,8 @@ def changes_html(matrix, pairs=None):
             "<code>python3 reports/atlas.py diff X Y</code>.</p>"]
     if overlays:
         body.append("<h2>Changed by a partial run</h2><p class=note>A filtered run (ctest -R/-L) laid over the complete "
-                    "run of its environment.</p><table class=outcomes><tr><th>case / variant</th><th>environment</th>"
-                    "<th>complete run (old)</th><th>partial run (new)</th></tr>%s</table>" % "".join(overlays))
+                    "run of its environment.</p><div class=wrap><table class=outcomes><tr><th>case / variant</th><th>environment</th>"
+                    "<th>complete run (old)</th><th>partial run (new)</th></tr>%s</table></div>" % "".join(overlays))
     for kind, parts in sections.items():
         if parts:
             body.append("<h2>%s</h2>%s" % (e(titles[kind]), "".join(parts)))

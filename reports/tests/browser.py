@@ -98,9 +98,10 @@ class Browser:
                                                          "mobile": mobile}, session=True)
 
     def open(self, url):
-        self.events = [e for e in self.events if e.get("method") != "Page.loadEventFired"]
         self.call("Page.navigate", {"url": url}, session=True)
-        self.wait_event("Page.loadEventFired")
+        if not self.wait_for("location.href === %s && document.readyState === 'complete'" % json.dumps(url), self.timeout):
+            raise BrowserError("%s did not load" % url)
+        self.events = []
 
     def js(self, expression):
         """The value of a JavaScript expression (promises awaited)."""
@@ -114,8 +115,11 @@ class Browser:
     def wait_for(self, expression, timeout=10):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self.js(expression):
-                return True
+            try:
+                if self.js(expression):
+                    return True
+            except BrowserError:        # the page is navigating
+                pass
             time.sleep(0.05)
         return False
 
