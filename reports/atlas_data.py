@@ -1,6 +1,7 @@
 """What the report is made of: results files (validated field by field, never
 silently dropped), the cases' lessons (parsed from their headers) and the
 table of status names and texts. Standard library only; no HTML here."""
+import functools
 import glob
 import json
 import os
@@ -233,6 +234,10 @@ def _plain_step(step):
         if value is not None and value.__class__ is not str:
             return False
     return True
+# fields whose value is right whenever it has one of these types
+_PLAIN = {"family": (str,), "source": (str,), "seconds": (float, int), "timeout_seconds": (float, int), "sticky": (bool,),
+          "skip_reason": (str,), "error": (str,), "stdout_tail": (str,), "stderr_tail": (str,), "exception": (str,),
+          "message": (str,), "returncode": (int,), "where": (str,), "torch": (str,)}
 ENVIRONMENT_FIELDS = ("id", "gpu", "driver", "cudart", "cudart_header", "cublas", "mode", "devices", "torch", "cuda", "cc")
 
 
@@ -293,7 +298,10 @@ class _Checker:
                 clean.append(step)
             run["steps"] = clean
         for field, (check, wanted, default) in (PYTORCH_FIELDS if pytorch else RUN_FIELDS).items():
-            if field in run and not check(run[field]):
+            value = run.get(field)
+            if value is None or value.__class__ in _PLAIN.get(field, ()) or value == [] or value == {}:
+                continue                                 # the common case, quickly
+            if not check(value):
                 self.note(where, field, "%s is not %s; ignored" % (_show(run[field]), wanted), "field")
                 run[field] = default
         return run, None
@@ -487,6 +495,12 @@ class Case:
 
     def variant_lines(self):
         """{variant: (line number, text)} of the line that defines each variant."""
+        key = (self.source, tuple(sorted(self.variant_functions.items())))
+        if key not in _VARIANT_LINES:
+            _VARIANT_LINES[key] = self._variant_lines()
+        return _VARIANT_LINES[key]
+
+    def _variant_lines(self):
         lines = {}
         for number, text in enumerate(self.source.splitlines(), 1):
             for variant, function in self.variant_functions.items():
@@ -510,6 +524,10 @@ class Case:
         return bodies
 
 
+_VARIANT_LINES = {}
+
+
+@functools.lru_cache(maxsize=4096)
 def sentence(text, code=""):
     """Capitalise the first word, unless it is an identifier (cublasSgemm,
     transa = ..., malloc) that must keep its case."""

@@ -122,6 +122,17 @@ def run_details(run):
     return [(k, str(v)) for k, v in details if v not in (None, "", [])]
 
 
+def _records(run):
+    """{step: [records]} of a run, built once per run."""
+    index = run.get("_by_step")
+    if index is None:
+        index = {}
+        for record in run.get("steps") or []:
+            index.setdefault(record["step"], []).append(record)
+        run["_by_step"] = index
+    return index
+
+
 def step_cell(run, step):
     if run is None:
         return NOT_RUN
@@ -132,7 +143,7 @@ def step_cell(run, step):
         mark = "✗ " if end.get("verdict") == "mismatch" else ""
         return Cell(mark + outcome.replace("signal:", "☠ "), kind, outcome if kind in ("crashed", "timeout") else None,
                     [(k, str(v)) for k, v in (("expected", end.get("expected")), ("rule", end.get("rule"))) if v])
-    records = [s for s in run.get("steps") or [] if s.get("step") == step]
+    records = _records(run).get(step)
     if not records:
         for missing in run.get("unreached") or []:
             if missing.get("step") == step:
@@ -373,16 +384,14 @@ def matrix_markdown(matrix):
 def matrix_csv(matrix):
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["case", "family", "variant", "step", "environment", "label", "observed", "kind", "status"])
+    writer.writerow(["case", "family", "variant", "step", "environment", "observed", "kind", "status"])
+    ids = [c.id for c in matrix.columns]
     for row in matrix.rows:
-        for column, cell in zip(matrix.columns, row.cells):
-            writer.writerow([row.case, row.family, row.variant, "", column.id, column.label, cell.text, cell.kind, cell.status or ""])
-        for column, cell in zip(matrix.pytorch, row.mirrors):
-            writer.writerow([row.case, row.family, row.variant, "", column.id, column.label, cell.text, cell.kind, ""])
+        head = [row.case, row.family, row.variant]
+        writer.writerows(head + ["", i, c.text, c.kind, c.status or ""] for i, c in zip(ids, row.cells))
+        writer.writerows(head + ["", c.id, x.text, x.kind, ""] for c, x in zip(matrix.pytorch, row.mirrors))
         for step in matrix.step_rows(row.case, row.variant):
-            for column, cell in zip(matrix.columns, step.cells):
-                writer.writerow([row.case, row.family, row.variant, step.step, column.id, column.label, cell.text, cell.kind,
-                                 cell.status or ""])
+            writer.writerows(head + [step.step, i, c.text, c.kind, c.status or ""] for i, c in zip(ids, step.cells))
     return out.getvalue()
 
 

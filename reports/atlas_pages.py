@@ -55,6 +55,8 @@ input[type=search],select{font:inherit;padding:.2em .4em;max-width:100%;min-widt
 .wrap{overflow-x:auto;max-width:100%}code{overflow-wrap:anywhere}
 .filters{display:flex;flex-wrap:wrap;gap:.5em 1em;align-items:center;margin:.5em 0}
 ul.cases{list-style:none;padding-left:0}ul.cases li{margin:.25em 0}
+@media (max-width:700px){main{padding:.5em .7em}table.got,table.got tbody,table.got tr,table.got td{display:block}
+  table.got tr:first-child{display:none}table.got tr{margin-bottom:.6em;border:1px solid #d0d4da}table.got td{border:0}}
 """
 
 MATRIX_STYLE = """
@@ -412,7 +414,7 @@ def outcomes_html(matrix, case, variant, depth):
         mark = " <span class=note>(✗ differs from its rules)</span>" if cell.value.startswith("✗") else ""
         rows.append("<tr><td class='k-%s'><span class=mono>%s</span></td><td>%s%s</td><td class=where>%s</td></tr>" % (
             e(cell.kind), e(cell.value.lstrip("Δ ")), outcome_sentence(cell, depth), mark, where_html(columns, matrix.columns)))
-    return ("<div class=wrap><table class=outcomes><tr><th>cell</th><th>what the program sees</th><th>where it was recorded</th>"
+    return ("<div class=wrap><table class='outcomes got'><tr><th>cell</th><th>what the program sees</th><th>where it was recorded</th>"
             "</tr>%s</table></div>" % "".join(rows))
 
 
