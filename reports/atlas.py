@@ -4,6 +4,7 @@ what changed between environments, and explain.
     python3 reports/atlas.py build [--out DIR] [RESULTS.json ...]
     python3 reports/atlas.py diff X Y [RESULTS.json ...]
     python3 reports/atlas.py explain "RuntimeError: CUDA error: ..." [RESULTS.json ...]
+    python3 reports/atlas.py lessons      (lesson prose that says less than the results)
 
 With no results files named, every file in reports/results/ is read; a folder
 stands for the .json files in it, and the first file of an environment wins.
@@ -21,7 +22,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from atlas_data import ROOT, default_results_paths, load_cases, load_results, load_status_table  # noqa: E402
-from atlas_matrix import Matrix, differences, matrix_csv, matrix_json, matrix_markdown  # noqa: E402
+from atlas_matrix import Matrix, differences, matrix_csv, matrix_json, matrix_markdown, stale_lessons  # noqa: E402
 from atlas_pages import atlas_index, case_page, changes_html, matrix_html, status_index, steps_script  # noqa: E402
 from explain import explain, format_explanation  # noqa: E402
 
@@ -95,6 +96,7 @@ def main(argv=None):
     d.add_argument("left")
     d.add_argument("right")
     d.add_argument("results", nargs="*")
+    commands.add_parser("lessons", help="lessons whose prose says less than, or other than, the recorded results")
     x = commands.add_parser("explain", help="likely causes of an error message, status name or number")
     x.add_argument("text")
     x.add_argument("results", nargs="*")
@@ -102,8 +104,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     # `build OURS COMMITTED...`: the first path is this machine's run
-    here = args.results[:1] if args.command == "build" and len(args.results) > 1 else ()
-    matrix, problems = load(args.results, here)
+    paths = getattr(args, "results", [])
+    here = paths[:1] if args.command == "build" and len(paths) > 1 else ()
+    matrix, problems = load(paths, here)
     if not matrix.columns and not matrix.pytorch:
         print("atlas: no results could be read%s" % (" (%d problems above)" % len(problems) if problems else ""),
               file=sys.stderr)
@@ -113,6 +116,12 @@ def main(argv=None):
         print("report: %s (%d cases × %d environments, %d PyTorch columns%s)" % (
             index, len(matrix.case_names), len(matrix.columns), len(matrix.pytorch),
             ", %d problems in the results files (named above)" % len(problems) if problems else ""))
+    elif args.command == "lessons":
+        found = stale_lessons(matrix)
+        for path, problem in found:
+            print("%s: %s" % (path, problem))
+        print("%d lessons to look at" % len(found))
+        return 1 if found else 0
     elif args.command == "diff":
         left, right = find_column(matrix, args.left), find_column(matrix, args.right)
         changed = differences(matrix, left, right)

@@ -3,6 +3,7 @@ environment, each cell the outcome of one run in a few characters; the steps
 behind a row on demand; comparisons between columns. Plain text renderings
 (Markdown, CSV, JSON) are here too; HTML is in atlas_pages.py."""
 import csv
+import re
 import io
 import json
 
@@ -414,3 +415,31 @@ def matrix_json(matrix, problems):
                             for s in matrix.step_rows(row.case, row.variant)]}
                  for row in matrix.rows],
     }, indent=None, separators=(",", ":"), default=str)
+
+
+# ---- lessons against the data --------------------------------------------------
+
+STATUS_WORD = re.compile(r"\b(cuda(?:Error)?[A-Z]\w+|CUBLAS_STATUS_\w+|CUDA_ERROR_\w+|SIG[A-Z]{2,})\b")
+
+
+def stale_lessons(matrix):
+    """[(case source, problem)]: where a lesson's prose says less than, or
+    other than, the recorded results. The case pages show the data either
+    way; this is for whoever edits the headers."""
+    found = []
+    for name in matrix.case_names:
+        case = matrix.cases.get(name)
+        if case is None:
+            continue
+        mirrored = any(matrix.run(p, name, v) for p in matrix.pytorch for v in VARIANTS)
+        said = case.sections.get("pytorch", "")
+        if mirrored and re.search(r"not recorded|no mirror", said, re.I):
+            found.append((case.source_path, "stale: the PyTorch paragraph says \"%s\", but a PyTorch mirror result is recorded"
+                          % re.search(r"[^.(]*(?:not recorded|no mirror)[^.)]*", said, re.I).group(0).strip()))
+        sees = case.sections.get("sees", "")
+        if sees and not STATUS_WORD.search(sees) and not re.search(r"wrong|no error|succeed", sees, re.I):
+            found.append((case.source_path, "vague: \"What the program sees\" names no status, signal or wrong result: \"%s\""
+                          % sees[len("What the program sees"):][:90].lstrip(":( ").strip()))
+        elif sees and re.search(r"the recorded status", sees, re.I):
+            found.append((case.source_path, "vague: \"What the program sees\" says \"the recorded status\" instead of naming it"))
+    return found

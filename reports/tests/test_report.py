@@ -21,7 +21,7 @@ sys.path.insert(0, HERE)
 
 import atlas  # noqa: E402
 from atlas_data import ROOT, default_results_paths, load_cases, load_results, version_key  # noqa: E402
-from atlas_matrix import Matrix, comparisons, differences  # noqa: E402
+from atlas_matrix import Matrix, comparisons, differences, stale_lessons  # noqa: E402
 from browser import Browser, chromium  # noqa: E402
 import fuzz_results  # noqa: E402
 
@@ -225,7 +225,7 @@ class ReportFromCommittedResults(unittest.TestCase):
         self.assertIn("IllegalAddress @sync †", markdown)
         self.assertIn("- † the context was lost", markdown)
         with open(os.path.join(self.out, "matrix.csv"), encoding="utf-8") as f:
-            self.assertTrue(f.readline().startswith("case,family,variant,step,environment,label,observed,kind,status"))
+            self.assertTrue(f.readline().startswith("case,family,variant,step,environment,observed,kind,status"))
         merged = json.loads(read(os.path.join(self.out, "matrix.json")))
         self.assertEqual(len(merged["environments"]), len(self.matrix.columns) + len(self.matrix.pytorch))
 
@@ -276,6 +276,22 @@ class ReportFromCommittedResults(unittest.TestCase):
                    for row, a, b in differences(self.matrix, h100["11.8"], h100["12.4"])}
         self.assertEqual(changed[("host_pointer_passed_to_gemm", "broken", "gemm")], ("EXECUTION_FAILED", "SUCCESS"))
         self.assertNotIn(("block_over_1024_threads", "broken", "launch"), changed)
+
+
+class Lessons(unittest.TestCase):
+    def test_stale_and_vague_prose_is_found(self):
+        built = Built.get()
+        cases = dict(load_cases())
+        stale = copy.copy(cases["cublas_create_when_memory_full"])          # it has a PyTorch mirror result
+        stale.sections = dict(stale.sections, pytorch="What a PyTorch user sees: an out-of-memory error (not recorded yet).",
+                              sees="What the program sees: the recorded status at the call.")
+        cases[stale.name] = stale
+        found = stale_lessons(Matrix(built.results, cases))
+        mine = [problem for path, problem in found if path == stale.source_path]
+        self.assertEqual(len(mine), 2, mine)
+        self.assertIn('stale: the PyTorch paragraph says "not recorded yet"', mine[0])
+        self.assertIn("vague", mine[1])
+        self.assertNotIn(cases["lda_smaller_than_rows"].source_path, [path for path, _ in found])
 
 
 class Fixtures(unittest.TestCase):
