@@ -123,7 +123,8 @@ class Results:
         runtime versions in numeric order, default mode first."""
         e = self.environment
         mode = e.get("mode") or "default"
-        return (self.kind == "pytorch", not self.has_device, str(e.get("gpu")), version_key(e.get("driver")),
+        return (self.kind == "pytorch", not self.has_device, str(e.get("gpu")), version_key(e.get("devices")),
+                version_key(e.get("driver")),
                 version_key(e.get("cudart") if e.get("cudart") != "none" else e.get("cudart_header")),
                 version_key(e.get("cublas")), MODE_ORDER.index(mode) if mode in MODE_ORDER else len(MODE_ORDER),
                 mode, self.id)
@@ -436,6 +437,9 @@ def load_results(paths, here=()):
         elif base.partial or base.overlay_from is not None:
             problems.append(Problem(partial.path, "superseded by %s (a partial run of the same environment)"
                                     % (base.overlay_from or base).path))
+        elif base.collected and partial.collected and partial.collected < base.collected:
+            problems.append(Problem(partial.path, "a partial run older than the complete run %s (collected %s < %s); "
+                                    "not shown" % (base.path, partial.collected, base.collected)))
         else:
             _lay_over(base, partial)
     return unique, problems

@@ -482,6 +482,27 @@ class ColumnsAndRuns(Fixtures):
         self.assertIn("Changed by a partial run", read(os.path.join(out, "changes.html")))
         self.assertIn("stdout tail: 1234 bytes cut", read(os.path.join(out, "steps", "lda_smaller_than_rows.js")))
 
+    def test_a_partial_run_older_than_the_complete_one_is_not_laid_over_it(self):
+        complete = self.write("x_default.json", dict(self.copy(id="x_default"), collected="2026-11-23T12:00:00Z"))
+        partial = dict(self.copy(id="x_default"), collected="2026-11-23T10:00:00Z")
+        partial["coverage"] = {"registered": 166, "ran": 166, "complete": False, "not_run": []}
+        partial["runs"][0]["verdict"] = "mismatch"
+        path = self.write("x_default.partial.json", partial)
+        results, problems = load_results([complete, path])
+        self.assertEqual(len(results), 1)
+        self.assertEqual(results[0].overlay, {})
+        self.assertIn("a partial run older than the complete run", problems[0][1])
+
+    def test_two_gpus_are_labelled_and_compared_with_one(self):
+        one = self.copy(gpu="NVIDIA H200", id="nvidia-h200_default")
+        two = self.copy(gpu="NVIDIA H200", devices="2", id="2x-nvidia-h200_default")
+        results, _ = load_results([self.write("2x-nvidia-h200_default.json", two), self.write("nvidia-h200_default.json", one)])
+        matrix = Matrix(results, load_cases())
+        self.assertEqual([c.heading[0] for c in matrix.columns], ["H200", "2× H200"])
+        self.assertTrue(matrix.columns[1].label.startswith("2× H200 · driver 580.159.04 · cudart 13.0"))
+        self.assertIn(("gpu", "nvidia-h200_default", "2x-nvidia-h200_default"),
+                      [(k, a.id, b.id) for k, a, b, _ in comparisons(matrix)])
+
     def test_a_partial_run_alone_is_its_own_column(self):
         partial = self.copy(id="y_default")
         partial["coverage"] = {"registered": 166, "ran": 4, "complete": False, "not_run": []}
