@@ -55,7 +55,9 @@ input[type=search],select{font:inherit;padding:.2em .4em;max-width:100%;min-widt
 .wrap{overflow-x:auto;max-width:100%}code{overflow-wrap:anywhere}
 .filters{display:flex;flex-wrap:wrap;gap:.5em 1em;align-items:center;margin:.5em 0}
 ul.cases{list-style:none;padding-left:0}ul.cases li{margin:.25em 0}
-@media (max-width:700px){main{padding:.5em .7em}table.got,table.got tbody,table.got tr,table.got td{display:block}
+table.outcomes tr th:first-child{font-weight:normal}
+@media (max-width:700px){main{padding:.5em .7em}table.outcomes th,table.outcomes td{max-width:12em;overflow-wrap:anywhere}
+  table.got,table.got tbody,table.got tr,table.got td{display:block}
   table.got tr:first-child{display:none}table.got tr{margin-bottom:.6em;border:1px solid #d0d4da}table.got td{border:0}}
 """
 
@@ -480,15 +482,20 @@ def broken_statuses(matrix):
     if not hasattr(matrix, "_broken_statuses"):
         index = collections.defaultdict(list)
         for name in matrix.case_names:
-            for cell, _ in matrix.outcomes(name, "broken"):
+            for cell, _ in matrix.outcomes(name, "broken", gpu_columns(matrix)):
                 if cell.status and name not in index[cell.status]:
                     index[cell.status].append(name)
         matrix._broken_statuses = index
     return matrix._broken_statuses
 
 
+def gpu_columns(matrix):
+    """Where a mistake's own status shows (without a driver every case fails alike)."""
+    return [c for c in matrix.columns if c.has_device] or matrix.columns
+
+
 def related_html(matrix, case, depth):
-    mine = {cell.status for cell, _ in matrix.outcomes(case.name, "broken") if cell.status}
+    mine = {cell.status for cell, _ in matrix.outcomes(case.name, "broken", gpu_columns(matrix)) if cell.status}
     family = [n for n in matrix.case_names if matrix.family.get(n) == case.family and n != case.name]
     by_status = broken_statuses(matrix)
     same_status = collections.OrderedDict()
@@ -502,7 +509,7 @@ def related_html(matrix, case, depth):
         return "<li><a href='%s.html'>%s</a> <code>%s</code>%s</li>" % (e(name), e(title), e(name), extra)
     parts = []
     if mine:
-        parts.append("<p>Statuses: %s.</p>" % ", ".join(status_link(s, depth) for s in sorted(mine)))
+        parts.append("<p>The broken variant's statuses on a GPU: %s.</p>" % ", ".join(status_link(s, depth) for s in sorted(mine)))
     if family:
         parts.append("<h3>The same family (%s)</h3><ul class=cases>%s</ul>" % (e(case.family), "".join(item(n) for n in family)))
     if same_status:
