@@ -239,6 +239,8 @@ def _plain_step(step):
 _PLAIN = {"family": (str,), "source": (str,), "seconds": (float, int), "timeout_seconds": (float, int), "sticky": (bool,),
           "skip_reason": (str,), "error": (str,), "stdout_tail": (str,), "stderr_tail": (str,), "exception": (str,),
           "message": (str,), "returncode": (int,), "where": (str,), "torch": (str,)}
+_LISTS = {"library_messages", "notes", "mismatches", "unreached"}
+_OBJECTS = {"quantities", "truncated"}
 ENVIRONMENT_FIELDS = ("id", "gpu", "driver", "cudart", "cudart_header", "cublas", "mode", "devices", "torch", "cuda", "cc")
 
 
@@ -300,7 +302,8 @@ class _Checker:
             run["steps"] = clean
         for field, (check, wanted, default) in (PYTORCH_FIELDS if pytorch else RUN_FIELDS).items():
             value = run.get(field)
-            if value is None or value.__class__ in _PLAIN.get(field, ()) or value == [] or value == {}:
+            if value is None or value.__class__ in _PLAIN.get(field, ()) or (value == [] and field in _LISTS) \
+                    or (value == {} and field in _OBJECTS):
                 continue                                 # the common case, quickly
             if not check(value):
                 self.note(where, field, "%s is not %s; ignored" % (_show(run[field]), wanted), "field")
