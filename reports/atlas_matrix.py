@@ -39,12 +39,22 @@ class Cell:
     """One environment's outcome for a row (a variant, or one step of it).
     value: the few characters shown; kind: one of KINDS; status: the status
     (or signal:NAME) it is about, for links; details: [(label, text)]."""
-    __slots__ = ("value", "kind", "status", "details", "changed")
+    __slots__ = ("value", "kind", "status", "_details", "changed")
 
     def __init__(self, value, kind, status=None, details=None, changed=None):
         self.value, self.kind, self.status = value, kind, status
-        self.details = details or []
+        self._details = details         # a list, or a function that makes it when first asked
         self.changed = changed          # (old Cell, partial Results) where a partial run changed it
+
+    @property
+    def details(self):
+        if callable(self._details):
+            self._details = self._details()
+        return self._details or []
+
+    @details.setter
+    def details(self, value):
+        self._details = value
 
     @property
     def text(self):
@@ -97,7 +107,7 @@ def summary_cell(run, invalid=None):
     else:
         value, kind = "ok", "ok"
     value = _mark(run) + value
-    return Cell(value, kind, status, run_details(run))
+    return Cell(value, kind, status, lambda: run_details(run))
 
 
 def run_details(run):
@@ -123,14 +133,27 @@ def run_details(run):
     return [(k, str(v)) for k, v in details if v not in (None, "", [])]
 
 
-def _records(run):
-    """{step: [records]} of a run, built once per run."""
-    index = run.get("_by_step")
+def _steps_of(run):
+    """{step: (the record to show, how many, any mismatch, worth a row)} in
+    the order the steps first ran; built once per run."""
+    index = run.get("_steps_of")
     if index is None:
         index = {}
         for record in run.get("steps") or []:
-            index.setdefault(record["step"], []).append(record)
-        run["_by_step"] = index
+            entry = index.get(record["step"])
+            failed = not record["success"]
+            if entry is None:
+                index[record["step"]] = [record, 1, record.get("verdict") == "mismatch",
+                                         failed or record.get("rule") is not None]
+                continue
+            entry[1] += 1
+            if failed or record.get("rule") is not None:
+                entry[3] = True
+                if failed and entry[0]["success"]:
+                    entry[0] = record
+                if record.get("verdict") == "mismatch":
+                    entry[2] = True
+        run["_steps_of"] = index
     return index
 
 
@@ -144,22 +167,23 @@ def step_cell(run, step):
         mark = "✗ " if end.get("verdict") == "mismatch" else ""
         return Cell(mark + outcome.replace("signal:", "☠ "), kind, outcome if kind in ("crashed", "timeout") else None,
                     [(k, str(v)) for k, v in (("expected", end.get("expected")), ("rule", end.get("rule"))) if v])
-    records = _records(run).get(step)
-    if not records:
+    summary = _steps_of(run).get(step)
+    if summary is None:
         for missing in run.get("unreached") or []:
             if missing.get("step") == step:
                 return Cell(("✗ " if missing.get("verdict") == "mismatch" else "") + "not reached", "unreached", None,
                             [(k, str(v)) for k, v in (("expected", missing.get("expected")), ("rule", missing.get("rule"))) if v])
         return Cell("not reached", "unreached")
-    record = next((s for s in records if not s.get("success")), records[0])
+    record, count, mismatch, _ = summary
     name = record.get("name") or "?"
     ok = record.get("success") or name in SUCCESS
     value = short(name) + ("" if ok or not SURFACED.get(record.get("surfaced")) else " " + SURFACED[record["surfaced"]])
-    mark = "✗ " if any(s.get("verdict") == "mismatch" for s in records) else ""
-    details = [(k, str(v)) for k, v in (
-        ("call", record.get("call")), ("status", "%s (%s)" % (name, record.get("code"))),
-        ("surfaced at", record.get("surfaced")), ("expected", record.get("expected")), ("rule", record.get("rule")),
-        ("evidence", record.get("cite")), ("recorded", len(records) if len(records) > 1 else None)) if v is not None]
+    mark = "✗ " if mismatch else ""
+    def details():
+        return [(k, str(v)) for k, v in (
+            ("call", record.get("call")), ("status", "%s (%s)" % (name, record.get("code"))),
+            ("surfaced at", record.get("surfaced")), ("expected", record.get("expected")), ("rule", record.get("rule")),
+            ("evidence", record.get("cite")), ("recorded", count if count > 1 else None)) if v is not None]
     return Cell(mark + value, "ok" if ok else "error", None if ok else name, details)
 
 
@@ -251,10 +275,9 @@ class Matrix:
             run = self.run(column, case, variant)
             if not run:
                 continue
-            for record in run.get("steps") or []:
-                interesting = not record.get("success") or record.get("rule")
-                if interesting and record["step"] not in steps:
-                    steps.append(record["step"])
+            for step, (_, _, _, interesting) in _steps_of(run).items():
+                if interesting and step not in steps:
+                    steps.append(step)
             for missing in run.get("unreached") or []:
                 if missing["step"] not in steps:
                     steps.append(missing["step"])
@@ -411,9 +434,9 @@ def matrix_json(matrix, problems):
         "left_out": [{"path": p[0], "reason": p[1], "scope": getattr(p, "scope", "file")} for p in problems],
         "rows": [{"case": row.case, "family": row.family, "variant": row.variant, "disagree": matrix.disagrees(row),
                   "cells": {c.id: cell(x) for c, x in zip(matrix.columns + matrix.pytorch, row.cells + row.mirrors)},
-                  "steps": [{"step": s.step, "cells": {c.id: cell(x, False) for c, x in zip(matrix.columns, s.cells)}}
-                            for s in matrix.step_rows(row.case, row.variant)]}
+                  "steps": [s.step for s in matrix.step_rows(row.case, row.variant)]}
                  for row in matrix.rows],
+        "steps": "matrix.csv has every step's cell",
     }, indent=None, separators=(",", ":"), default=str)
 
 
