@@ -424,7 +424,7 @@ def matrix_json(matrix, problems):
         out = {"value": c.text, "kind": c.kind}
         if c.status:
             out["status"] = c.status
-        if details and c.details:
+        if details and c.kind not in ("ok", "not-run") and c.details:   # an ok cell's details say only ok
             out["details"] = dict(c.details)
         return out
     return json.dumps({
