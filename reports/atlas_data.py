@@ -69,6 +69,7 @@ class Results:
         self.here = False                     # this machine's run (the first path given)
         self.overlay = {}
         self.overlay_from = None              # the partial Results laid over this one
+        self.partial_invalid = {}             # (case, variant) -> why the partial run's record was unreadable
 
     @property
     def has_device(self):
@@ -464,6 +465,9 @@ def _lay_over(base, partial):
         if not _same(old, run):
             base.overlay[key] = (old, run)
     base.runs = runs
+    # a run the partial file has but that could not be read: the complete
+    # run's outcome stays, and its drill-down says so
+    base.partial_invalid = dict(partial.invalid)
 
 
 def default_results_paths(root=ROOT):

@@ -255,6 +255,9 @@ class Matrix:
         if column.kind == "pytorch":
             return pytorch_cell(run)
         cell = summary_cell(run, column.invalid.get((case, variant)))
+        if (case, variant) in column.partial_invalid:
+            cell.details = [("partial run unreadable", "%s: %s; the complete run's outcome is shown" % (
+                column.overlay_from.path, column.partial_invalid[(case, variant)]))] + cell.details
         change = column.overlay.get((case, variant))
         if change:
             old = summary_cell(change[0]) if change[0] is not None else None

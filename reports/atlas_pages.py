@@ -309,7 +309,11 @@ def legend_html():
     rows = "".join("<tr><td class='c k-%s'><span class=mono>%s</span></td><td>%s</td></tr>" % (
         kind, e(symbol or "STATUS"), e(meaning)) for kind, symbol, meaning in KINDS)
     rows += "".join("<tr><td><span class=mono>%s</span></td><td>%s</td></tr>" % (e(symbol), e(meaning)) for symbol, meaning in MARKS)
-    return ("<details class=legend><summary>How to read a cell (legend)</summary><table class=legend>%s</table>"
+    key = ("<p class=note><b>Key:</b> <code>ok</code> no error · <code>STATUS</code> the first error · <code>@sync</code> / "
+           "<code>@query</code> it surfaced later · <code>†</code> context lost · <code>☠</code> killed by a signal · "
+           "<code>≠</code> wrong result · <code>–</code> not run · <code>✗</code> differs from the rules · "
+           "<code>Δ</code> changed by a partial run.</p>")
+    return key + ("<details class=legend><summary>How to read a cell (the full legend)</summary><table class=legend>%s</table>"
             "<p class=note>A status is shown by its short name (<code>IllegalAddress</code> is "
             "<code>cudaErrorIllegalAddress</code>, <code>INVALID_VALUE</code> is <code>CUBLAS_STATUS_INVALID_VALUE</code>); "
             "it links to every case that produces it. A case name links to its lesson.</p></details>" % rows)
