@@ -79,6 +79,8 @@ def find_column(matrix, name):
     columns = matrix.columns + matrix.pytorch
     matches = ([c for c in columns if c.id == name] or [c for c in columns if c.id.startswith(name)]
                or [c for c in columns if name in c.id])
+    if len(matches) > 1:    # an environment's own column before a repeat, a history file or PyTorch
+        matches = [c for c in matches if c.kind == "c" and c.id == c.environment.get("id")] or matches
     if len(matches) != 1:
         raise SystemExit("atlas: %r names %s; columns are:\n  %s" % (
             name, "no column" if not matches else "%d columns" % len(matches),
