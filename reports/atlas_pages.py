@@ -619,7 +619,8 @@ def atlas_index(matrix):
     intro = ("<p>Every mistake in the atlas, by family, with what its broken variant returns on most GPUs. "
              "Each links to its lesson: the mistake, what you get in every environment, why, and the fix.</p>"
              "<p><input type=search id=q placeholder='search: a case, a status, a word' aria-label='search the cases' "
-             "style='width:28em'></p>")
+             "style='width:28em'></p><p class=note>Families: %s</p>" % " · ".join(
+                 "<a href='#%s'>%s</a> (%d)" % (e(anchor(f)), e(f), len(by_family[f])) for f in sorted(by_family)))
     return page("The atlas: every case", intro + "".join(parts), current="atlas.html", script=INDEX_SCRIPT)
 
 
