@@ -6,6 +6,7 @@ tests replay them for good).
     python3 reports/tests/fuzz_results.py --seconds 600 [--seed N]
 """
 import argparse
+import copy
 import glob
 import hashlib
 import json
@@ -49,19 +50,24 @@ def mutate(data, rng):
         if choice < 0.2:
             del node[key]
         elif choice < 0.8:
-            node[key] = rng.choice(WEIRD)
+            node[key] = weird(rng)
         else:
             node[rng.choice(["verdict", "end", "steps", "case", "variant", "first_error", "truncated", "coverage",
-                             "schema", "environment", "runs", "sticky", "quantities"])] = rng.choice(WEIRD)
+                             "schema", "environment", "runs", "sticky", "quantities"])] = weird(rng)
     elif isinstance(node, list) and node:
         i = rng.randrange(len(node))
         if choice < 0.3:
-            node.insert(i, node[i])            # a duplicate
+            node.insert(i, copy.deepcopy(node[i]))            # a duplicate
         elif choice < 0.5:
             del node[i]
         else:
-            node[i] = rng.choice(WEIRD)
+            node[i] = weird(rng)
     return data
+
+
+def weird(rng):
+    """A fresh copy of an awkward value (a shared one could end up inside itself)."""
+    return copy.deepcopy(rng.choice(WEIRD))
 
 
 def sample(rng):
