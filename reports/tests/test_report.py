@@ -216,6 +216,13 @@ class ReportFromCommittedResults(unittest.TestCase):
         for kind in self.data["kinds"]:
             if kind[2]:
                 self.assertIn(kind[2], status_ids, kind)
+        # and so do the steps a row opens
+        for path in glob.glob(os.path.join(self.out, "steps", "*.js")):
+            text = read(path)
+            data = json.loads(text[text.index(", ") + 2:text.rindex(");")])
+            for kind in data["kinds"]:
+                if kind[2]:
+                    self.assertIn(kind[2], status_ids, (path, kind))
 
     def test_markdown_csv_json(self):
         markdown = read(os.path.join(self.out, "matrix.md"))
