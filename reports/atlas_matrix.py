@@ -3,6 +3,7 @@ environment, each cell the outcome of one run in a few characters; the steps
 behind a row on demand; comparisons between columns. Plain text renderings
 (Markdown, CSV, JSON) are here too; HTML is in atlas_pages.py."""
 import csv
+import functools
 import re
 import io
 import json
@@ -157,6 +158,14 @@ def _steps_of(run):
     return index
 
 
+@functools.lru_cache(maxsize=4096)
+def _step_value(name, success, surfaced, mismatch):
+    """(the few characters a step's cell shows, whether it succeeded)."""
+    ok = bool(success) or name in SUCCESS
+    value = short(name) + ("" if ok or not SURFACED.get(surfaced) else " " + SURFACED[surfaced])
+    return ("✗ " if mismatch else "") + value, ok
+
+
 def step_cell(run, step):
     if run is None:
         return NOT_RUN
@@ -176,15 +185,13 @@ def step_cell(run, step):
         return Cell("not reached", "unreached")
     record, count, mismatch, _ = summary
     name = record.get("name") or "?"
-    ok = record.get("success") or name in SUCCESS
-    value = short(name) + ("" if ok or not SURFACED.get(record.get("surfaced")) else " " + SURFACED[record["surfaced"]])
-    mark = "✗ " if mismatch else ""
+    value, ok = _step_value(name, record.get("success"), record.get("surfaced"), mismatch)
     def details():
         return [(k, str(v)) for k, v in (
             ("call", record.get("call")), ("status", "%s (%s)" % (name, record.get("code"))),
             ("surfaced at", record.get("surfaced")), ("expected", record.get("expected")), ("rule", record.get("rule")),
             ("evidence", record.get("cite")), ("recorded", count if count > 1 else None)) if v is not None]
-    return Cell(mark + value, "ok" if ok else "error", None if ok else name, details)
+    return Cell(value, "ok" if ok else "error", None if ok else name, details)
 
 
 def pytorch_cell(run):
