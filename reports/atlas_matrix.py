@@ -40,12 +40,13 @@ class Cell:
     """One environment's outcome for a row (a variant, or one step of it).
     value: the few characters shown; kind: one of KINDS; status: the status
     (or signal:NAME) it is about, for links; details: [(label, text)]."""
-    __slots__ = ("value", "kind", "status", "_details", "changed")
+    __slots__ = ("value", "kind", "status", "_details", "changed", "note")
 
     def __init__(self, value, kind, status=None, details=None, changed=None):
         self.value, self.kind, self.status = value, kind, status
         self._details = details         # a list, or a function that makes it when first asked
         self.changed = changed          # (old Cell, partial Results) where a partial run changed it
+        self.note = None                # the whole text, where the value is cut short
 
     @property
     def details(self):
@@ -64,7 +65,7 @@ class Cell:
     @property
     def title(self):
         if not self.changed:
-            return None
+            return self.note
         old, partial = self.changed
         return "was %s in the complete run; %s in the partial run %s" % (old.value if old else "not run", self.value,
                                                                          partial.collected or partial.path)
@@ -201,9 +202,13 @@ def pytorch_cell(run):
     if not exception:
         return Cell("no error", "ok", None, [("returned", str(run.get("returncode")))])
     message = (run.get("message") or "").strip().splitlines()
-    return Cell(exception.split(".")[-1] + ": " + (message[0] if message else ""), "error", None,
+    whole = exception.split(".")[-1] + ": " + (message[0] if message else "")
+    cell = Cell(whole if len(whole) <= 60 else whole[:57] + "…", "error", None,
                 [(k, v) for k, v in (("exception", exception), ("message", run.get("message")),
                                      ("raised at", run.get("where"))) if v])
+    if len(whole) > 60:
+        cell.note = whole
+    return cell
 
 
 class Row:
