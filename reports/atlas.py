@@ -114,7 +114,11 @@ def main(argv=None):
               file=sys.stderr)
         return 1
     if args.command == "build":
-        index = build(matrix, problems, args.out)
+        try:
+            index = build(matrix, problems, args.out)
+        except OSError as error:
+            print("atlas: cannot write the report into %s: %s" % (args.out, error.strerror or error), file=sys.stderr)
+            return 1
         print("report: %s (%d cases × %d environments, %d PyTorch columns%s)" % (
             index, len(matrix.case_names), len(matrix.columns), len(matrix.pytorch),
             ", %d problems in the results files (named above)" % len(problems) if problems else ""))

@@ -410,6 +410,10 @@ class BadInput(Fixtures):
         done = self.atlas("diff", "default", "sanitizer", bad)
         self.assertEqual(done.returncode, 1)
         self.assertNotIn("Traceback", done.stderr)
+        done = self.atlas("build", "--out", os.path.join(bad, "report"), self.h100)     # a file where a folder should be
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("cannot write the report into", done.stderr)
+        self.assertNotIn("Traceback", done.stderr)
 
     def test_everything_from_results_files_is_escaped(self):
         data = self.copy(id="evil<script>alert(1)</script>", gpu="<img src=x onerror=alert(2)>")
