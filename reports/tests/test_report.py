@@ -531,8 +531,9 @@ class ColumnsAndRuns(Fixtures):
 class Fuzz(unittest.TestCase):
     def test_loader_survives_random_mutations(self):
         """A few seconds of mutated committed files; `python3 reports/tests/fuzz_results.py --seconds 600` for longer."""
-        crashes = fuzz_results.fuzz(seconds=float(os.environ.get("ATLAS_FUZZ_SECONDS", "4")), seed=int(time.time()))
-        self.assertEqual(crashes, [], "crashing inputs saved in reports/tests/fuzz_cases/")
+        seed = int(time.time())
+        crashes = fuzz_results.fuzz(seconds=float(os.environ.get("ATLAS_FUZZ_SECONDS", "4")), seed=seed)
+        self.assertEqual(crashes, [], "seed %d; the crashing inputs are saved in reports/tests/fuzz_cases/" % seed)
 
     def test_saved_crashing_inputs_stay_fixed(self):
         cases = sorted(glob.glob(os.path.join(HERE, "fuzz_cases", "*.json")))
