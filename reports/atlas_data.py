@@ -542,7 +542,7 @@ _VARIANT_LINES = {}
 def sentence(text, code=""):
     """Capitalise the first word, unless it is an identifier (cublasSgemm,
     transa = ..., malloc) that must keep its case."""
-    match = re.match(r"([A-Za-z_]\w*)(\s*[=(\[])?", text)
+    match = re.match(r"([A-Za-z_]\w*)(\s*[=(\[]|\.\w)?", text)
     if not match or match.group(2) or not re.fullmatch(r"[a-z]+", match.group(1)):
         return text
     word = match.group(1)
