@@ -283,15 +283,14 @@ class Matrix:
         return Row(case, variant, None, [self.cell(c, case, variant) for c in self.columns],
                    [self.cell(p, case, variant) for p in self.pytorch], self)
 
-    def steps(self, case, variant):
+    def steps(self, case, variant, runs=None):
         """The steps worth a row: those that fail somewhere or that a rule names."""
         steps, end = [], False
-        for column in self.columns:
-            run = self.run(column, case, variant)
+        for run in runs if runs is not None else [self.run(c, case, variant) for c in self.columns]:
             if not run:
                 continue
-            for step, (_, _, _, interesting) in _steps_of(run).items():
-                if interesting and step not in steps:
+            for step, entry in _steps_of(run).items():
+                if entry[3] and step not in steps:
                     steps.append(step)
             for missing in run.get("unreached") or []:
                 if missing["step"] not in steps:
@@ -302,9 +301,9 @@ class Matrix:
     def step_rows(self, case, variant):
         key = (case, variant)
         if key not in self._steps_cache:
-            self._steps_cache[key] = [
-                Row(case, variant, step, [step_cell(self.run(c, case, variant), step) for c in self.columns], [], self)
-                for step in self.steps(case, variant)]
+            runs = [self.run(c, case, variant) for c in self.columns]
+            self._steps_cache[key] = [Row(case, variant, step, [step_cell(run, step) for run in runs], [], self)
+                                      for step in self.steps(case, variant, runs)]
         return self._steps_cache[key]
 
     def disagrees(self, row):
