@@ -539,8 +539,24 @@ def what_you_get_html(matrix, case, depth=1):
     return "".join(parts)
 
 
+class Unwritten:
+    """A case the results name but this checkout has no source for: its page
+    shows what was recorded, so that every link to it leads somewhere."""
+
+    def __init__(self, name, family):
+        self.name, self.family = name, family
+        self.source_path = "cases/%s/%s.c" % (family or "?", name)
+        self.human_title = name.replace("_", " ")
+        self.sections, self.markers, self.mirror_path, self.mirror_source, self.source = {}, [], None, None, ""
+
+    def variant_bodies(self):
+        return {}
+
+
 def case_page(matrix, case):
     depth = 1
+    if case is None or isinstance(case, str):
+        case = Unwritten(case, matrix.family.get(case, ""))
     sections = case.sections
     def section(key, heading=None):
         if key not in sections:
@@ -572,7 +588,9 @@ def case_page(matrix, case):
         "<h2>Related</h2>", related_html(matrix, case, depth),
         section("references"),
         "<p class=note>%s</p>" % e(" ".join(case.markers)) if case.markers else "",
-        "<details><summary>The source</summary>%s</details>" % source_html(case),
+        "<details><summary>The source</summary>%s</details>" % source_html(case) if case.source else
+        "<p><b>No lesson:</b> this checkout has no <code>%s</code>; the results above are what was recorded.</p>"
+        % e(case.source_path),
     ])
     return page(case.human_title, body, depth=depth)
 
@@ -612,7 +630,7 @@ def atlas_index(matrix):
             title = matrix.cases[n].human_title if n in matrix.cases else n
             cell = headline(matrix, n)
             got = " — %s" % outcome_sentence(cell, 0) if cell else " — <i>not yet run</i>"
-            href = "case/%s.html" % n if n in matrix.cases else "index.html"
+            href = "case/%s.html" % n
             items.append("<li><a href='%s'>%s</a> <code class=note>%s</code>%s</li>" % (e(href), e(title), e(n), got))
         parts.append("<section class=family id='%s'><h2>%s <span class=note>(%d)</span></h2><ul class=cases>%s</ul></section>"
                      % (e(anchor(family)), e(family), len(by_family[family]), "".join(items)))

@@ -99,8 +99,7 @@ def check(path, cases=None):
     changes_html(matrix)
     for name in matrix.case_names:
         steps_script(matrix, name)
-        if name in matrix.cases:
-            case_page(matrix, matrix.cases[name])
+        case_page(matrix, matrix.cases.get(name, name))
     return problems
 
 
