@@ -1,93 +1,198 @@
-"""The compatibility matrix: rows are case / variant / step, columns are
-environments; and its renderings (HTML, Markdown, CSV, JSON) and diffs."""
+"""The compatibility matrix as data: a row per case variant, a column per
+environment, each cell the outcome of one run in a few characters; the steps
+behind a row on demand; comparisons between columns. Plain text renderings
+(Markdown, CSV, JSON) are here too; HTML is in atlas_pages.py."""
 import csv
-import html
+import functools
+import re
 import io
 import json
 
-from atlas_data import short
+from atlas_data import SUCCESS, VARIANTS, short, version_key
 
-VARIANTS = ("fixed", "broken")
+# What a cell can say, in the order of the legend. Each has a symbol, so that
+# no meaning is carried by colour alone.
+KINDS = [
+    ("ok", "ok", "no error: every call succeeded and the process exited 0"),
+    ("error", "", "the first error's status (short name) — returned at the call, the context still usable"),
+    ("sticky", "†", "the context was lost (sticky error): every later call fails the same way"),
+    ("wrong", "≠", "every call succeeded but the result was wrong"),
+    ("exit", "exit", "the process exited non-zero without a failed call"),
+    ("crashed", "☠", "the process was killed by a signal"),
+    ("timeout", "⏱", "the process ran past its time limit"),
+    ("skipped", "skip", "skipped here, with the reason in the drill-down"),
+    ("harness", "!", "the harness could not run or judge the case"),
+    ("unreadable", "?", "the results file has this run, but it could not be read (see the note at the top)"),
+    ("not-run", "–", "not run in this environment"),
+    ("unreached", "not reached", "the variant stopped before this step"),
+]
+MARKS = [
+    ("@sync", "the error surfaced at a later synchronize, not at the call that caused it"),
+    ("@query", "the error surfaced at a later query (cudaGetLastError, cudaPeekAtLastError)"),
+    ("✗", "differs from the case's rules for this environment (a finding, or a rule to fix)"),
+    ("≈", "flaky: repeated runs gave different outcomes"),
+    ("Δ", "changed by a partial run (ctest -R/-L) laid over the complete one: old and new in the drill-down"),
+]
+SURFACED = {"synchronize": "@sync", "query": "@query"}
 
 
 class Cell:
-    """What one environment observed for one row."""
-    __slots__ = ("value", "status", "details")
+    """One environment's outcome for a row (a variant, or one step of it).
+    value: the few characters shown; kind: one of KINDS; status: the status
+    (or signal:NAME) it is about, for links; details: [(label, text)]."""
+    __slots__ = ("value", "kind", "status", "_details", "changed", "note")
 
-    def __init__(self, value, status, details=None):
-        self.value = value      # the short form shown, e.g. "IllegalAddress"
-        self.status = status    # match | differs | crashed | timeout | skipped | error | not-run | unreached | pytorch
-        self.details = details or {}
+    def __init__(self, value, kind, status=None, details=None, changed=None):
+        self.value, self.kind, self.status = value, kind, status
+        self._details = details         # a list, or a function that makes it when first asked
+        self.changed = changed          # (old Cell, partial Results) where a partial run changed it
+        self.note = None                # the whole text, where the value is cut short
+
+    @property
+    def details(self):
+        if callable(self._details):
+            self._details = self._details()
+        return self._details or []
+
+    @details.setter
+    def details(self, value):
+        self._details = value
+
+    @property
+    def text(self):
+        return ("Δ " if self.changed else "") + self.value
+
+    @property
+    def title(self):
+        if not self.changed:
+            return self.note
+        old, partial = self.changed
+        return "was %s in the complete run; %s in the partial run %s" % (old.value if old else "not run", self.value,
+                                                                         partial.collected or partial.path)
 
 
-NOT_RUN = Cell("not run", "not-run")
+NOT_RUN = Cell("–", "not-run")
 
 
-def _run_status(run):
-    end = run.get("end", {})
-    if run.get("verdict") == "skip":
-        return "skipped"
-    if run.get("verdict") == "error":
-        return "error"
-    if end.get("kind") == "timeout":
-        return "timeout"
-    if run.get("verdict") in ("mismatch", "flaky"):
-        return "differs"
-    if end.get("kind") == "signal":
-        return "crashed"
-    return "match"
+def _mark(run):
+    verdict = run.get("verdict")
+    return "✗ " if verdict == "mismatch" or (run.get("end") or {}).get("verdict") == "mismatch" else (
+        "≈ " if verdict == "flaky" or run.get("flaky") else "")
 
 
-def summary_cell(run):
+def summary_cell(run, invalid=None):
+    """What one run of a variant came to, in a few characters."""
     if run is None:
-        return NOT_RUN
-    end = run.get("end", {})
+        return Cell("?", "unreadable", None, [("could not be read", invalid)]) if invalid else NOT_RUN
+    end = run.get("end") or {}
     first = run.get("first_error")
+    outcome = end.get("outcome") or "?"
+    status = None
     if run.get("verdict") == "skip":
-        value = "skipped"
-    elif end.get("kind") in ("signal", "timeout"):
-        value = end.get("outcome", "").replace("signal:", "")
+        value, kind = "skip", "skipped"
+    elif run.get("verdict") == "error":
+        value, kind = "! harness", "harness"
+    elif end.get("kind") == "timeout":
+        value, kind, status = "⏱ timeout", "timeout", "timeout"
+    elif end.get("kind") == "signal":
+        value, kind, status = "☠ " + outcome.replace("signal:", ""), "crashed", outcome
+    elif first and first.get("name") == "result_wrong":
+        value, kind, status = "≠ wrong result", "wrong", "result_wrong"
     elif first:
-        value = short(first.get("name", "?"))
+        status = first["name"]
+        value = short(status) + ("" if not SURFACED.get(first.get("surfaced")) else " " + SURFACED[first["surfaced"]])
+        kind = "sticky" if run.get("sticky") else "error"
+        if run.get("sticky"):
+            value += " †"
+    elif outcome not in ("exit:0", "?"):
+        value, kind = outcome.replace(":", " "), "exit"
     else:
-        value = "ok"
-    details = {
-        "verdict": run.get("verdict"), "end": end.get("outcome"), "first error": first and "%s at %s (%s)" % (
-            first.get("name"), first.get("step"), first.get("surfaced")),
-        "context after": {True: "lost (sticky)", False: "usable", None: "not probed"}.get(run.get("sticky")),
-        "library says": "; ".join(run.get("library_messages") or []) or None,
-        "skipped because": run.get("skip_reason"), "mismatches": "; ".join(run.get("mismatches") or []) or None,
-        "quantities": ", ".join("%s = %s %s" % (k, v.get("value"), v.get("unit")) for k, v in (run.get("quantities") or {}).items()) or None,
-        "seconds": run.get("seconds"),
-    }
-    return Cell(value, _run_status(run), details)
+        value, kind = "ok", "ok"
+    value = _mark(run) + value
+    return Cell(value, kind, status, lambda: run_details(run))
+
+
+def run_details(run):
+    end = run.get("end") or {}
+    first = run.get("first_error")
+    quantities = run.get("quantities") or {}
+    truncated = run.get("truncated") or {}
+    details = [
+        ("verdict", run.get("verdict")),
+        ("ended", end.get("outcome")),
+        ("first error", first and "%s at step %s (surfaced at the %s)" % (first.get("name"), first.get("step"),
+                                                                        first.get("surfaced") or "call")),
+        ("context after", {True: "lost (sticky)", False: "usable", None: "not probed"}.get(run.get("sticky"))),
+        ("library said", "; ".join(run.get("library_messages") or [])),
+        ("skipped because", run.get("skip_reason")),
+        ("harness error", run.get("error")),
+        ("differs from rules", "; ".join(run.get("mismatches") or [])),
+        ("measured", ", ".join("%s = %s %s" % (k, v.get("value"), v.get("unit") or "") for k, v in quantities.items())),
+        ("cut from the output", ", ".join("%s: %d bytes cut" % (k.replace("_", " "), v) for k, v in truncated.items())),
+        ("seconds", run.get("seconds")),
+        ("stderr ends", (run.get("stderr_tail") or "")[-200:] if end.get("kind") in ("signal", "timeout") else None),
+    ]
+    return [(k, str(v)) for k, v in details if v not in (None, "", [])]
+
+
+def _steps_of(run):
+    """{step: (the record to show, how many, any mismatch, worth a row)} in
+    the order the steps first ran; built once per run."""
+    index = run.get("_steps_of")
+    if index is None:
+        index = {}
+        for record in run.get("steps") or []:
+            entry = index.get(record["step"])
+            failed = not record["success"]
+            if entry is None:
+                index[record["step"]] = [record, 1, record.get("verdict") == "mismatch",
+                                         failed or record.get("rule") is not None]
+                continue
+            entry[1] += 1
+            if failed or record.get("rule") is not None:
+                entry[3] = True
+                if failed and entry[0]["success"]:
+                    entry[0] = record
+                if record.get("verdict") == "mismatch":
+                    entry[2] = True
+        run["_steps_of"] = index
+    return index
+
+
+@functools.lru_cache(maxsize=4096)
+def _step_value(name, success, surfaced, mismatch):
+    """(the few characters a step's cell shows, whether it succeeded)."""
+    ok = bool(success) or name in SUCCESS
+    value = short(name) + ("" if ok or not SURFACED.get(surfaced) else " " + SURFACED[surfaced])
+    return ("✗ " if mismatch else "") + value, ok
 
 
 def step_cell(run, step):
     if run is None:
         return NOT_RUN
     if step == "end":
-        end = run.get("end", {})
-        status = {"match": "match", "mismatch": "differs"}.get(end.get("verdict"), "match")
-        if status == "match" and end.get("kind") == "signal":
-            status = "crashed"
-        if end.get("kind") == "timeout":
-            status = "timeout"
-        return Cell(end.get("outcome", "?").replace("signal:", ""), status,
-                    {"expected": end.get("expected"), "rule": end.get("rule"), "stderr": (run.get("stderr_tail") or "")[-300:] or None})
-    records = [s for s in run.get("steps", []) if s.get("step") == step]
-    if not records:
-        for missing in run.get("unreached", []):
+        end = run.get("end") or {}
+        outcome = end.get("outcome") or "?"
+        kind = {"signal": "crashed", "timeout": "timeout"}.get(end.get("kind"), "ok" if outcome == "exit:0" else "exit")
+        mark = "✗ " if end.get("verdict") == "mismatch" else ""
+        return Cell(mark + outcome.replace("signal:", "☠ "), kind, outcome if kind in ("crashed", "timeout") else None,
+                    [(k, str(v)) for k, v in (("expected", end.get("expected")), ("rule", end.get("rule"))) if v])
+    summary = _steps_of(run).get(step)
+    if summary is None:
+        for missing in run.get("unreached") or []:
             if missing.get("step") == step:
-                return Cell("not reached", "differs" if missing.get("verdict") == "mismatch" else "unreached",
-                            {"expected": missing.get("expected"), "rule": missing.get("rule"), "why": missing.get("verdict")})
+                return Cell(("✗ " if missing.get("verdict") == "mismatch" else "") + "not reached", "unreached", None,
+                            [(k, str(v)) for k, v in (("expected", missing.get("expected")), ("rule", missing.get("rule"))) if v])
         return Cell("not reached", "unreached")
-    record = next((s for s in records if not s.get("success")), records[0])
-    status = "differs" if record.get("verdict") == "mismatch" else "match"
-    return Cell(short(record.get("name", "?")), status, {
-        "call": record.get("call"), "status": "%s (%s)" % (record.get("name"), record.get("code")),
-        "surfaced": record.get("surfaced"), "expected": record.get("expected"), "rule": record.get("rule"),
-        "evidence": record.get("cite"), "recorded": len(records) if len(records) > 1 else None})
+    record, count, mismatch, _ = summary
+    name = record.get("name") or "?"
+    value, ok = _step_value(name, record.get("success"), record.get("surfaced"), mismatch)
+    def details():
+        return [(k, str(v)) for k, v in (
+            ("call", record.get("call")), ("status", "%s (%s)" % (name, record.get("code"))),
+            ("surfaced at", record.get("surfaced")), ("expected", record.get("expected")), ("rule", record.get("rule")),
+            ("evidence", record.get("cite")), ("recorded", count if count > 1 else None)) if v is not None]
+    return Cell(value, "ok" if ok else "error", None if ok else name, details)
 
 
 def pytorch_cell(run):
@@ -95,63 +200,27 @@ def pytorch_cell(run):
         return NOT_RUN
     exception = run.get("exception")
     if not exception:
-        return Cell("no error", "pytorch", {"torch": run.get("torch")})
+        return Cell("no error", "ok", None, [("returned", str(run.get("returncode")))])
     message = (run.get("message") or "").strip().splitlines()
-    return Cell(exception.split(".")[-1] + ": " + (message[0] if message else ""), "pytorch",
-                {"exception": exception, "message": run.get("message"), "raised at": run.get("where")})
-
-
-class Matrix:
-    def __init__(self, results, cases):
-        self.columns = sorted((r for r in results if r.kind == "c"), key=lambda r: (r.group, r.id))
-        self.pytorch = sorted((r for r in results if r.kind == "pytorch"), key=lambda r: r.id)
-        self.cases = cases
-        index = {r.id: {(run["case"], run["variant"]): run for run in r.runs} for r in results}
-        self._index = index
-        names = list(cases)
-        for r in results:
-            for run in r.runs:
-                if run["case"] not in cases and run["case"] not in names:
-                    names.append(run["case"])
-        family = lambda name: cases[name].family if name in cases else next(
-            (run.get("family", "") for r in results for run in r.runs if run["case"] == name), "")
-        self.case_names = sorted(names, key=lambda n: (family(n), n))
-        self.family = {name: family(name) for name in self.case_names}
-        self.rows = list(self._rows())
-
-    def run(self, results, case, variant):
-        return self._index[results.id].get((case, variant))
-
-    def _steps(self, case, variant):
-        steps, end = [], False
-        for column in self.columns:
-            run = self.run(column, case, variant)
-            if not run:
-                continue
-            for record in run.get("steps", []):
-                interesting = not record.get("success") or record.get("rule")
-                if interesting and record["step"] not in steps:
-                    steps.append(record["step"])
-            end = end or run.get("end", {}).get("outcome") != "exit:0" or bool(run.get("end", {}).get("rule"))
-        return steps + (["end"] if end else [])
-
-    def _rows(self):
-        for case in self.case_names:
-            for variant in VARIANTS:
-                cells = [summary_cell(self.run(c, case, variant)) for c in self.columns]
-                mirrors = [pytorch_cell(self.run(p, case, variant)) for p in self.pytorch]
-                yield Row(case, variant, None, cells, mirrors, self)
-                for step in self._steps(case, variant):
-                    yield Row(case, variant, step, [step_cell(self.run(c, case, variant), step) for c in self.columns],
-                              [], self)
+    whole = exception.split(".")[-1] + ": " + (message[0] if message else "")
+    cell = Cell(whole if len(whole) <= 60 else whole[:57] + "…", "error", None,
+                [(k, v) for k, v in (("exception", exception), ("message", run.get("message")),
+                                     ("raised at", run.get("where"))) if v])
+    if len(whole) > 60:
+        cell.note = whole
+    return cell
 
 
 class Row:
+    """A case variant (step None) or one step of it."""
+
     def __init__(self, case, variant, step, cells, mirrors, matrix):
         self.case, self.variant, self.step = case, variant, step
         self.cells, self.mirrors = cells, mirrors
-        # Disagreement among the GPUs: no-driver differs from everything by design.
-        values = {cell.value for cell, column in zip(cells, matrix.columns) if column.has_device and cell.status != "not-run"}
+        self.family = matrix.family.get(case, "")
+        # Disagreement among the GPUs (no driver differs from everything by design).
+        values = {cell.value.lstrip("✗≈Δ ") for cell, column in zip(cells, matrix.columns)
+                  if column.has_device and cell.kind not in ("not-run", "unreadable")}
         self.disagree = len(values) > 1
 
     @property
@@ -159,160 +228,255 @@ class Row:
         return " / ".join(x for x in (self.case, self.variant, self.step) if x)
 
 
-# ---- renderings -------------------------------------------------------------
+class Matrix:
+    def __init__(self, results, cases):
+        c_columns = [r for r in results if r.kind == "c"]
+        # this machine's run first, then the committed ones in reading order
+        self.columns = sorted(c_columns, key=lambda r: (not r.here, r.sort_key))
+        self.pytorch = sorted((r for r in results if r.kind == "pytorch"), key=lambda r: r.sort_key)
+        self.cases = cases
+        self._index = {r.id: {(run["case"], run["variant"]): run for run in r.runs} for r in results}
+        names = list(cases)
+        families = {}
+        for r in results:
+            for run in r.runs:
+                if run["case"] not in cases:
+                    if run["case"] not in families:
+                        names.append(run["case"])
+                    families.setdefault(run["case"], run.get("family") or "")
+            for case, _ in r.invalid:
+                if case not in cases and case not in families:
+                    names.append(case)
+                    families[case] = ""
+        self.family = {n: cases[n].family if n in cases else families.get(n, "") for n in names}
+        self.case_names = sorted(names, key=lambda n: (self.family[n], n))
+        self._cells, self._steps_cache, self._outcomes = {}, {}, {}
+        self.rows = [self._summary_row(case, variant) for case in self.case_names for variant in VARIANTS]
 
-STYLE = """
-body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
-table{border-collapse:collapse;font-size:12px}th,td{border:1px solid #ccc;padding:2px 5px;vertical-align:top}
-th{background:#f3f3f3;position:sticky;top:0}td.label{white-space:nowrap;font-family:monospace}
-tr.summary td.label{font-weight:bold;border-top:2px solid #888}tr.step td.label{padding-left:2em;color:#555}
-td.cell{cursor:pointer;white-space:nowrap;font-family:monospace}
-.match{background:#dff3df}.differs{background:#f8c9c9}.crashed{background:#f4d4f4}.timeout{background:#f9e3b9}
-.skipped{background:#e4e4f7}.error{background:#ffb0b0}.not-run{background:#eee;color:#999}.unreached{background:#f7f7f7;color:#888}
-.pytorch{background:#e6f0fb;white-space:normal!important;min-width:18em}
-tr.disagree td.label::before{content:"◆ ";color:#c00}
-body.only-disagree tr.row:not(.disagree){display:none}
-.details{display:none;white-space:pre-wrap;font-size:11px;background:#fff;border:1px solid #999;padding:4px;margin-top:3px;max-width:40em}
-td.open .details{display:block}.legend span{padding:1px 6px;margin-right:4px}
-.problems{background:#fff3cd;border:1px solid #d6b656;padding:.5em 1em}nav a{margin-right:1em}
-pre{background:#f7f7f7;padding:.8em;overflow:auto}mark.fixed{background:#bfe8bf}mark.broken{background:#f4b5b5}
-"""
+    def run(self, results, case, variant):
+        return self._index[results.id].get((case, variant))
 
-SCRIPT = """
-document.addEventListener('click', function (e) {
-  var td = e.target.closest('td.cell'); if (td) td.classList.toggle('open');
-});
-function onlyDisagree(box) { document.body.classList.toggle('only-disagree', box.checked); }
-"""
+    def cell(self, column, case, variant):
+        key = (column.id, case, variant)
+        if key not in self._cells:
+            self._cells[key] = self._cell(column, case, variant)
+        return self._cells[key]
 
-LEGEND = [("match", "matches its rules"), ("differs", "differs from its rules"), ("crashed", "process killed by a signal"),
-          ("timeout", "timed out"), ("skipped", "skipped"), ("error", "harness error"), ("not-run", "not run"),
-          ("unreached", "step not reached"), ("pytorch", "what PyTorch raised")]
+    def _cell(self, column, case, variant):
+        run = self.run(column, case, variant)
+        if column.kind == "pytorch":
+            return pytorch_cell(run)
+        cell = summary_cell(run, column.invalid.get((case, variant)))
+        if (case, variant) in column.partial_invalid:
+            cell.details = [("partial run unreadable", "%s: %s; the complete run's outcome is shown" % (
+                column.overlay_from.path, column.partial_invalid[(case, variant)]))] + cell.details
+        change = column.overlay.get((case, variant))
+        if change:
+            old = summary_cell(change[0]) if change[0] is not None else None
+            cell.changed = (old, column.overlay_from)
+            cell.details = [("changed by a partial run", "was %s in %s; now %s in %s%s" % (
+                old.value if old else "not run", column.path, cell.value, column.overlay_from.path,
+                " (collected %s)" % column.overlay_from.collected if column.overlay_from.collected else ""))] + cell.details
+        return cell
 
+    def _summary_row(self, case, variant):
+        return Row(case, variant, None, [self.cell(c, case, variant) for c in self.columns],
+                   [self.cell(p, case, variant) for p in self.pytorch], self)
 
-def e(text):
-    return html.escape("" if text is None else str(text), quote=True)
+    def steps(self, case, variant, runs=None):
+        """The steps worth a row: those that fail somewhere or that a rule names."""
+        steps, end = [], False
+        for run in runs if runs is not None else [self.run(c, case, variant) for c in self.columns]:
+            if not run:
+                continue
+            for step, entry in _steps_of(run).items():
+                if entry[3] and step not in steps:
+                    steps.append(step)
+            for missing in run.get("unreached") or []:
+                if missing["step"] not in steps:
+                    steps.append(missing["step"])
+            end = end or (run.get("end") or {}).get("outcome") != "exit:0" or bool((run.get("end") or {}).get("rule"))
+        return steps + (["end"] if end else [])
 
+    def step_rows(self, case, variant):
+        key = (case, variant)
+        if key not in self._steps_cache:
+            runs = [self.run(c, case, variant) for c in self.columns]
+            self._steps_cache[key] = [Row(case, variant, step, [step_cell(run, step) for run in runs], [], self)
+                                      for step in self.steps(case, variant, runs)]
+        return self._steps_cache[key]
 
-def page(title, body, depth=0):
-    up = "../" * depth
-    nav = ('<nav><a href="%sindex.html">matrix</a><a href="%satlas.html">atlas</a><a href="%sstatus.html">by status</a>'
-           '<a href="%schanges.html">what changed</a></nav>' % (up, up, up, up))
-    return ("<!doctype html><html><head><meta charset=utf-8><title>%s</title><style>%s</style></head>"
-            "<body>%s<h1>%s</h1>%s<script>%s</script></body></html>" % (e(title), STYLE, nav, e(title), body, SCRIPT))
+    def disagrees(self, row):
+        return row.disagree or any(r.disagree for r in self.step_rows(row.case, row.variant))
 
+    def outcomes(self, case, variant, columns=None):
+        """[(Cell, [columns])]: the distinct outcomes of a variant and where
+        each was recorded, in column order."""
+        key = (case, variant, tuple(c.id for c in columns) if columns else None)
+        if key not in self._outcomes:
+            self._outcomes[key] = self._group_outcomes(case, variant, columns)
+        return self._outcomes[key]
 
-def problems_html(problems):
-    if not problems:
-        return ""
-    items = "".join("<li><code>%s</code>: %s</li>" % (e(path), e(reason)) for path, reason in problems)
-    return "<div class=problems><b>Results files left out:</b><ul>%s</ul></div>" % items
-
-
-def cell_html(cell):
-    details = "\n".join("%s: %s" % (k, v) for k, v in cell.details.items() if v not in (None, ""))
-    return '<td class="cell %s" title="%s">%s<div class=details>%s</div></td>' % (
-        cell.status, e(cell.status), e(cell.value), e(details))
-
-
-def matrix_html(matrix, problems):
-    columns = matrix.columns
-    header = []
-    for level in range(3):
-        cells, previous = [], None
-        for column in columns:
-            key = column.group[:level + 1]
-            if key == previous:
-                cells[-1][1] += 1
+    def _group_outcomes(self, case, variant, columns):
+        groups = []
+        for column in columns or self.columns:
+            cell = self.cell(column, case, variant)
+            if cell.kind == "not-run":
+                continue
+            key = (cell.value, cell.kind)
+            for group in groups:
+                if group[0] == key:
+                    group[2].append(column)
+                    break
             else:
-                cells.append([key[-1], 1])
-            previous = key
-        row = "".join('<th colspan=%d>%s</th>' % (span, e(text)) for text, span in cells)
-        extra = ""
-        if matrix.pytorch:  # the PyTorch columns: a title, a blank, then each column's name
-            extra = ["<th colspan=%d>PyTorch mirror</th>" % len(matrix.pytorch),
-                     "<th colspan=%d></th>" % len(matrix.pytorch),
-                     "".join("<th>%s</th>" % e(p.group[2] + " · " + p.group[0]) for p in matrix.pytorch)][level]
-        header.append("<tr><th>%s</th>%s%s</tr>" % ("case / variant / step" if level == 2 else "", row, extra))
-    ids = "<tr><th>results file</th>%s%s</tr>" % ("".join("<th><small>%s</small></th>" % e(c.id) for c in columns),
-                                                   "".join("<th><small>%s</small></th>" % e(p.id) for p in matrix.pytorch))
-    body_rows = []
+                groups.append([key, cell, [column]])
+        return [(cell, columns) for _, cell, columns in groups]
+
+
+# ---- comparisons -------------------------------------------------------------
+
+class Change:
+    def __init__(self, row, left, right):
+        self.row, self.left, self.right = row, left, right
+
+    def __iter__(self):        # (row, left cell, right cell)
+        return iter((self.row, self.left, self.right))
+
+
+def differences(matrix, left, right):
+    """Rows (variants, then their steps) whose outcome differs between two columns."""
+    columns = matrix.columns + matrix.pytorch
+    i, j = columns.index(left), columns.index(right)
+    changed = []
     for row in matrix.rows:
-        classes = "row %s%s" % ("summary" if row.step is None else "step", " disagree" if row.disagree else "")
-        label = row.label if row.step is None else row.step
-        link = '<a href="case/%s.html">%s</a>' % (e(row.case), e(label)) if row.step is None else e(label)
-        mirrors = "".join(cell_html(c) for c in row.mirrors) if row.step is None else (
-            "<td></td>" * len(matrix.pytorch))
-        body_rows.append('<tr class="%s" id="%s"><td class=label>%s</td>%s%s</tr>' % (
-            classes, e(row.label.replace(" / ", "--")), link, "".join(cell_html(c) for c in row.cells), mirrors))
-    legend = "".join('<span class="%s">%s</span>' % (cls, e(text)) for cls, text in LEGEND)
-    differing = sum(1 for r in matrix.rows if r.disagree)
-    body = ("%s<p>%d cases, %d environments (%d with a GPU), %d PyTorch columns. Click a cell for its details. "
-            "<label><input type=checkbox onchange='onlyDisagree(this)'> only the %d rows where GPU environments "
-            "disagree (◆)</label></p><p class=legend>%s</p><table>%s%s%s</table>") % (
-        problems_html(problems), len(matrix.case_names), len(columns), sum(1 for c in columns if c.has_device),
-        len(matrix.pytorch), differing, legend, "".join(header), ids, "".join(body_rows))
-    return page("cuda-error-atlas: compatibility matrix", body)
+        cells = row.cells + row.mirrors
+        if cells[i].value.lstrip("Δ ") != cells[j].value.lstrip("Δ "):
+            changed.append(Change(row, cells[i], cells[j]))
+        if i < len(matrix.columns) and j < len(matrix.columns):
+            for step in matrix.step_rows(row.case, row.variant):
+                if step.cells[i].value != step.cells[j].value:
+                    changed.append(Change(step, step.cells[i], step.cells[j]))
+    return changed
+
+
+def comparisons(matrix):
+    """[(title, older or first column, newer or second column, why)]: the
+    pairs worth reading. Same GPU and runtime across modes; the same GPU and
+    mode across runtime versions (in version order, older first); the same
+    runtime and mode across GPUs; a partial column against nothing (its
+    changes are shown in place)."""
+    columns = [c for c in matrix.columns if c.id == c.environment.get("id")]  # not repeats or history files
+    env = lambda c, *keys: tuple(c.environment.get(k) for k in keys)          # noqa: E731
+    pairs = []
+    by_stack = {}
+    for c in columns:
+        by_stack.setdefault(env(c, "gpu", "devices", "driver", "cudart", "cublas"), []).append(c)
+    for stack in by_stack.values():
+        base = next((c for c in stack if (c.environment.get("mode") or "default") == "default"), None)
+        for c in stack:
+            if base is not None and c is not base:
+                pairs.append(("mode", base, c, "the same GPU and runtime, run mode %s against default"
+                              % (c.environment.get("mode") or "?")))
+    by_gpu_mode = {}
+    for c in columns:
+        by_gpu_mode.setdefault(env(c, "gpu", "devices", "driver", "mode"), []).append(c)
+    for same in by_gpu_mode.values():
+        ordered = sorted(same, key=lambda c: (version_key(c.environment.get("cudart") if c.environment.get("cudart") != "none"
+                                                          else c.environment.get("cudart_header")),
+                                              version_key(c.environment.get("cublas"))))
+        for older, newer in zip(ordered, ordered[1:]):
+            pairs.append(("version", older, newer, "the same GPU and mode, an older runtime (left) against a newer one (right)"))
+    by_runtime = {}
+    for c in columns:
+        if c.has_device:
+            by_runtime.setdefault(env(c, "cudart", "cublas", "mode"), []).append(c)
+    for same in by_runtime.values():
+        for a, b in zip(same, same[1:]):
+            pairs.append(("gpu", a, b, "the same runtime and mode on another GPU"))
+    return pairs
+
+
+# ---- plain renderings ----------------------------------------------------------
+
+def legend_text():
+    return ["%s %s" % (symbol or "NAME", meaning) for _, symbol, meaning in KINDS] + \
+           ["%s %s" % (symbol, meaning) for symbol, meaning in MARKS]
 
 
 def matrix_markdown(matrix):
     columns = matrix.columns
-    lines = ["| case | variant | %s |" % " | ".join("%s %s" % (c.group[0], c.group[2]) for c in columns),
-             "|---|---|%s|" % "|".join("---" for _ in columns)]
-    marks = {"match": "", "differs": " ✗", "crashed": " ☠", "timeout": " ⏱", "skipped": " (skip)", "error": " !",
-             "not-run": "", "unreached": ""}
+    def label(c):
+        return ("**this machine:** " if c.here else "") + c.label
+    lines = ["# cuda-error-atlas: compatibility matrix", "",
+             "One row per case variant; each cell is the first error, where it surfaced and whether the context "
+             "survived. Symbols:", ""]
+    lines += ["- %s" % line.replace("|", "\\|") for line in legend_text()]
+    lines += ["", "| case | variant | %s |" % " | ".join(label(c).replace("|", "\\|") for c in columns),
+              "|---|---|%s|" % "|".join("---" for _ in columns)]
     for row in matrix.rows:
-        if row.step is None:
-            cells = ["%s%s" % (c.value, marks.get(c.status, "")) for c in row.cells]
-            lines.append("| %s | %s | %s |" % (row.case, row.variant, " | ".join(cells)))
+        cells = [c.text.replace("|", "\\|") for c in row.cells]
+        lines.append("| %s | %s | %s |" % (row.case, row.variant, " | ".join(cells)))
     return "\n".join(lines) + "\n"
 
 
 def matrix_csv(matrix):
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["case", "family", "variant", "step", "environment", "observed", "status"])
+    writer.writerow(["case", "family", "variant", "step", "environment", "observed", "kind", "status"])
+    ids = [c.id for c in matrix.columns]
     for row in matrix.rows:
-        for column, cell in zip(matrix.columns, row.cells):
-            writer.writerow([row.case, matrix.family[row.case], row.variant, row.step or "", column.id, cell.value, cell.status])
-        for column, cell in zip(matrix.pytorch, row.mirrors):
-            writer.writerow([row.case, matrix.family[row.case], row.variant, "", column.id, cell.value, cell.status])
+        head = [row.case, row.family, row.variant]
+        writer.writerows(head + ["", i, c.text, c.kind, c.status or ""] for i, c in zip(ids, row.cells))
+        writer.writerows(head + ["", c.id, x.text, x.kind, ""] for c, x in zip(matrix.pytorch, row.mirrors))
+        for step in matrix.step_rows(row.case, row.variant):
+            writer.writerows(head + [step.step, i, c.text, c.kind, c.status or ""] for i, c in zip(ids, step.cells))
     return out.getvalue()
 
 
 def matrix_json(matrix, problems):
+    def cell(c, details=True):
+        out = {"value": c.text, "kind": c.kind}
+        if c.status:
+            out["status"] = c.status
+        if details and c.kind not in ("ok", "not-run") and c.details:   # an ok cell's details say only ok
+            out["details"] = dict(c.details)
+        return out
     return json.dumps({
-        "schema": "cuda-error-atlas/matrix/1",
-        "environments": [dict(c.environment, column=c.id, path=c.path) for c in matrix.columns + matrix.pytorch],
-        "left_out": [{"path": p, "reason": r} for p, r in problems],
-        "rows": [{"case": row.case, "family": matrix.family[row.case], "variant": row.variant, "step": row.step,
-                  "disagree": row.disagree,
-                  "cells": {c.id: {"value": cell.value, "status": cell.status, "details": cell.details}
-                            for c, cell in zip(matrix.columns + matrix.pytorch, row.cells + row.mirrors)}}
+        "schema": "cuda-error-atlas/matrix/2",
+        "environments": [dict(c.environment, column=c.id, label=c.label, path=c.path, this_machine=c.here,
+                              partial=c.partial, coverage=c.coverage) for c in matrix.columns + matrix.pytorch],
+        "left_out": [{"path": p[0], "reason": p[1], "scope": getattr(p, "scope", "file")} for p in problems],
+        "rows": [{"case": row.case, "family": row.family, "variant": row.variant, "disagree": matrix.disagrees(row),
+                  "cells": {c.id: cell(x) for c, x in zip(matrix.columns + matrix.pytorch, row.cells + row.mirrors)},
+                  "steps": [s.step for s in matrix.step_rows(row.case, row.variant)]}
                  for row in matrix.rows],
-    }, indent=1, default=str)
+        "steps": "matrix.csv has every step's cell",
+    }, indent=None, separators=(",", ":"), default=str)
 
 
-def differences(matrix, left, right):
-    """Rows whose observed value differs between two columns: [(row, left cell, right cell)]."""
-    columns = matrix.columns + matrix.pytorch
-    i, j = columns.index(left), columns.index(right)
-    changed = []
-    for row in matrix.rows:
-        cells = row.cells + row.mirrors
-        if i < len(cells) and j < len(cells) and cells[i].value != cells[j].value:
-            changed.append((row, cells[i], cells[j]))
-    return changed
+# ---- lessons against the data --------------------------------------------------
+
+STATUS_WORD = re.compile(r"\b(cuda(?:Error)?[A-Z]\w+|CUBLAS_STATUS_\w+|CUDA_ERROR_\w+|SIG[A-Z]{2,})\b")
 
 
-def changes_html(matrix, pairs):
-    sections = []
-    for left, right in pairs:
-        changed = differences(matrix, left, right)
-        rows = "".join("<tr><td class=label>%s</td><td class='cell %s'>%s</td><td class='cell %s'>%s</td></tr>" % (
-            e(row.label), a.status, e(a.value), b.status, e(b.value)) for row, a, b in changed)
-        sections.append("<h2>%s → %s</h2><p>%d rows differ.</p><table><tr><th>row</th><th>%s</th><th>%s</th></tr>%s</table>"
-                        % (e(left.id), e(right.id), len(changed), e(left.id), e(right.id), rows))
-    intro = ("<p>For two environments, the rows whose outcome differs, with both values. Any pair: "
-             "<code>python3 reports/atlas.py diff X Y</code>.</p>")
-    return page("What changed between environments", intro + "".join(sections))
+def stale_lessons(matrix):
+    """[(case source, problem)]: where a lesson's prose says less than, or
+    other than, the recorded results. The case pages show the data either
+    way; this is for whoever edits the headers."""
+    found = []
+    for name in matrix.case_names:
+        case = matrix.cases.get(name)
+        if case is None:
+            continue
+        mirrored = any(matrix.run(p, name, v) for p in matrix.pytorch for v in VARIANTS)
+        said = case.sections.get("pytorch", "")
+        if mirrored and re.search(r"not recorded|no mirror", said, re.I):
+            found.append((case.source_path, "stale: the PyTorch paragraph says \"%s\", but a PyTorch mirror result is recorded"
+                          % re.search(r"[^.(]*(?:not recorded|no mirror)[^.)]*", said, re.I).group(0).strip()))
+        sees = case.sections.get("sees", "")
+        if sees and not STATUS_WORD.search(sees) and not re.search(r"wrong|no error|succeed", sees, re.I):
+            found.append((case.source_path, "vague: \"What the program sees\" names no status, signal or wrong result: \"%s\""
+                          % sees[len("What the program sees"):][:90].lstrip(":( ").strip()))
+        elif sees and re.search(r"the recorded status", sees, re.I):
+            found.append((case.source_path, "vague: \"What the program sees\" says \"the recorded status\" instead of naming it"))
+    return found
