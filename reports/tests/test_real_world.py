@@ -27,7 +27,7 @@ KEY = re.compile(r"^[a-z0-9]+(_[a-z0-9]+)*$")
 # Cases other helpers are still writing (cases/driver_versions/); a name here that
 # now exists under cases/ is simply found there.
 PENDING_CASES = set("""
-runtime_newer_than_driver old_libcuda_on_library_path cublas_and_cublaslt_from_different_builds
+libcuda_from_another_driver_release
 """.split())
 
 
