@@ -902,12 +902,14 @@ def explain(text, corpus, wanted=None, limit=None):
     text_specific = False
     codes = {vocabulary.by_name[n][1] for n in mine if n in vocabulary.by_name}
     status_texts = {t.lower() for t in vocabulary.text.values()}
+    names_status = False        # a documented cause that names the status itself as its symptom
     for row in corpus.documented:
         hits = []
         for pattern in row["patterns"]:
             if pattern in vocabulary.by_name:
                 if pattern in mine:
                     hits.append(("status", pattern))
+                    names_status = True
             elif re.fullmatch(r"-?\d+", pattern):
                 if int(pattern) in codes:
                     hits.append(("status", pattern))
@@ -922,8 +924,9 @@ def explain(text, corpus, wanted=None, limit=None):
             text_specific = text_specific or specific
             answer.documented.append((2 if specific else 1, len(hits), row, hits))
     answer.documented.sort(key=lambda d: (-d[0], -d[1], d[2]["line"]))
-    if text_specific:
-        # text a documented cause names explains the message better than a status alone
+    if text_specific or names_status:
+        # text a documented cause names explains the message better than a status alone; a documented cause whose
+        # symptom is this very status explains it as well as a case the status alone singles out
         for c in candidates.values():
             if c.confidence == CAUSE and not c.message_exact and not c.call_matched:
                 c.confidence = POSSIBLE
