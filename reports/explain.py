@@ -927,8 +927,9 @@ def explain(text, corpus, wanted=None, limit=None):
     if text_specific or names_status:
         # text a documented cause names explains the message better than a status alone; a documented cause whose
         # symptom is this very status explains it as well as a case the status alone singles out
+        # (the call a status came from says little where the documented cause fails that same call)
         for c in candidates.values():
-            if c.confidence == CAUSE and not c.message_exact and not c.call_matched:
+            if c.confidence == CAUSE and not c.message_exact and (names_status or not c.call_matched):
                 c.confidence = POSSIBLE
 
     rank = {CAUSE: 0, POSSIBLE: 1, RELATED: 2}
