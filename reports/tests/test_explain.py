@@ -409,6 +409,17 @@ class SmallTree(unittest.TestCase):
         self.assertEqual(answer.kind, "documented")
         self.assertEqual(answer.candidates[0].confidence, "possible")   # the case returns the status, no more
 
+    def test_a_documented_cause_naming_the_status_leaves_the_case_possible(self):
+        corpus = Corpus(self.root, [])
+        corpus.documented.append({"key": "handle_table_bug", "patterns": ["cudaErrorInvalidResourceHandle"], "line": 99,
+                                  "cause": "A driver's handle table bug.", "fix": "Update the driver.", "source": "org/repo#2"})
+        answer = explain.explain("cudaMemcpyAsync failed: invalid resource handle", corpus)
+        # the only case that returns it, at the call the text names — and a documented cause whose symptom is this
+        # status: one possible cause among two
+        self.assertEqual(answer.candidates[0].case, "stream_used_after_destroy")
+        self.assertEqual(answer.candidates[0].confidence, "possible")
+        self.assertIn("handle_table_bug", [d[2]["key"] for d in answer.documented])
+
     def test_nothing_matches(self):
         answer = explain.explain("cudaErrorECCUncorrectable", Corpus(self.root, []))
         self.assertEqual(answer.kind, "documented")
