@@ -954,8 +954,11 @@ def explain(text, corpus, wanted=None, limit=None):
     if len(ranked) >= 2 and ranked[0].confidence != RELATED:
         top = ranked[0]
         # within a few points, on evidence of the same kind, no ranking is honest
-        answer.ties = [c.case for c in ranked if c.confidence == top.confidence and top.score - c.score <= 2.5
-                       and set(c.parts) - {"context", "meaning"} == set(top.parts) - {"context", "meaning"}]
+        # (a lesson that also discusses the status, the header's words, the text's words: tie-breakers, not evidence
+        # that one case returns it more than another)
+        weighed = {"status", "message", "unlike_pytorch"}
+        answer.ties = [c.case for c in ranked if c.confidence == top.confidence and top.score - c.score <= 4.0
+                       and set(c.parts) & weighed == set(top.parts) & weighed]
         if len(answer.ties) < 2:
             answer.ties = []
     if ranked and ranked[0].confidence == CAUSE:
