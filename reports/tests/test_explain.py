@@ -481,6 +481,26 @@ class CommandLine(unittest.TestCase):
         self.assertIn("cublas_create_when_memory_full", out.getvalue())
 
 
+class SectionRefresh(unittest.TestCase):
+    """reports/real_world/refresh_explain_section.py puts explain's current output under each shown command."""
+
+    def test_a_stale_output_is_replaced_and_prose_kept(self):
+        sys.path.insert(0, os.path.join(ROOT, "reports", "real_world"))
+        try:
+            import refresh_explain_section as refresh
+        finally:
+            sys.path.pop(0)
+        text = ("Prose before.\n\n    $ python3 reports/atlas.py explain \"cudaErrorNoKernelImageForDevice\"\n"
+                "    explain: something old\n    rc=7\n\nProse after.\n")
+        new, blocks, changed = refresh.refresh(text)
+        self.assertEqual((blocks, changed), (1, 1))
+        self.assertTrue(new.startswith("Prose before.\n\n    $ python3 reports/atlas.py explain"))
+        self.assertTrue(new.endswith("\n\nProse after.\n"))
+        self.assertIn("    recognised: cudaErrorNoKernelImageForDevice", new)
+        self.assertNotIn("something old", new)
+        self.assertEqual(refresh.refresh(new)[2], 0)          # run again: nothing left to change
+
+
 @unittest.skipUnless(os.path.exists(benchmark_explain.ROWS), "no real-world set in this tree (reports/real_world/reports.tsv)")
 class RealWorldFloor(unittest.TestCase):
     """Not the benchmark (python3 reports/benchmark_explain.py prints the figures): a floor below what it measured,
