@@ -3,8 +3,10 @@
  * The mistake: a 3-D block shaped after the data (depth 65) — within 1024
  * threads in total, but blockDim.z is limited to 64.
  *
- * What the program sees: the launch is refused (cudaGetLastError gives the
- * recorded code); not sticky.
+ * What the program sees: the launch is refused: cudaGetLastError returns
+ * cudaErrorInvalidValue on CUDA 13.0 (H100 and H200) and
+ * cudaErrorInvalidConfiguration on CUDA 11.8 and 12.4 (H100); not sticky
+ * (the synchronize returns cudaSuccess).
  *
  * What a PyTorch user sees: nothing from PyTorch's kernels.
  *

@@ -3,13 +3,16 @@
  * The mistake: grid = n / block for n = 0 (an empty batch, an empty tensor),
  * or integer division that rounds a small n down to 0.
  *
- * What the program sees: the launch is refused; the error waits in the
- * last-error slot for cudaGetLastError. It is not sticky.
+ * What the program sees: the launch is refused: cudaGetLastError returns
+ * cudaErrorInvalidValue on CUDA 13.0 (H100 and H200) and
+ * cudaErrorInvalidConfiguration on CUDA 11.8 and 12.4 (H100). The error
+ * waits in the last-error slot for cudaGetLastError. It is not sticky.
  *
  * What a PyTorch user sees: PyTorch's own kernels return early on empty
- * tensors; "RuntimeError: CUDA error: invalid configuration argument" is what
- * users of custom kernels report for an empty input (not recorded through
- * PyTorch yet).
+ * tensors — the mirror (softmax over an empty batch, PyTorch 2.11 on the
+ * H100 and the H200) raises nothing; "RuntimeError: CUDA error: invalid
+ * configuration argument" is what users of custom kernels report for an
+ * empty input.
  *
  * Why: every grid dimension must be at least 1.
  *

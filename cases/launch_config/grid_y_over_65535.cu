@@ -3,8 +3,9 @@
  * The mistake: putting the long dimension (rows, tokens) on grid.y or
  * grid.z. Only grid.x may go up to 2³¹-1; y and z stop at 65535.
  *
- * What the program sees: the launch is refused; cudaGetLastError returns the
- * recorded code. Not sticky.
+ * What the program sees: the launch is refused: cudaGetLastError returns
+ * cudaErrorInvalidValue on CUDA 13.0 (H100 and H200) and
+ * cudaErrorInvalidConfiguration on CUDA 11.8 and 12.4 (H100). Not sticky.
  *
  * What a PyTorch user sees: nothing from PyTorch's kernels; custom kernels
  * meet it on large inputs (not recorded through PyTorch).
