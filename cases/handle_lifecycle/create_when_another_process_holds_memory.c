@@ -13,11 +13,11 @@
  * failure appears is the lesson.
  *
  * What a PyTorch user sees (recorded with PyTorch 2.11 on the H100 and the
- * H200): the first CUDA tensor raises torch.AcceleratorError,
+ * H200, a first CUDA tensor then a matmul): torch.AcceleratorError,
  *   CUDA error: out of memory
  *   Search for `cudaErrorMemoryAllocation' in https://docs.nvidia.com/...
- * — at the context, as in C, before any matmul could give a CUBLAS_STATUS
- * error.
+ * — the context's failure, as in C, not a CUBLAS_STATUS error from the
+ * matmul.
  *
  * Why: each process has its own context (hundreds of MiB) plus cuBLAS's own
  * allocations; nvidia-smi shows who holds the memory.
