@@ -16,8 +16,8 @@
  * H200, a first CUDA tensor then a matmul): torch.AcceleratorError,
  *   CUDA error: out of memory
  *   Search for `cudaErrorMemoryAllocation' in https://docs.nvidia.com/...
- * — the context's failure, as in C, not a CUBLAS_STATUS error from the
- * matmul.
+ * — a CUDA call's cudaErrorMemoryAllocation, as in C (not the allocator's
+ * torch.OutOfMemoryError), and no CUBLAS_STATUS error from the matmul.
  *
  * Why: each process has its own context (hundreds of MiB) plus cuBLAS's own
  * allocations; nvidia-smi shows who holds the memory.
