@@ -6,11 +6,13 @@
  * container's) and a library path that takes libcublas from one and
  * libcublasLt from the other. The sonames match, so the loader mixes them.
  *
- * What the program sees (H200, CUDA 13.0): the recorded statuses of
- * cublasCreate and cublasSgemm with the system's libcublas and the other
- * build's libcublasLt first on the library path, against the system's pair;
- * the quantities cublas_version and cublaslt_version are what each library
- * says it is, and the notes name the files that answered.
+ * What the program sees (H200, CUDA 13.0): cublasCreate and cublasSgemm
+ * succeed with libcublas and libcublasLt from two installations (the
+ * toolkit's and PyTorch's wheel nvidia-cublas; the notes name both files).
+ * Both are cuBLAS 13.1.0 (quantities cublas_version, cublaslt_version): the
+ * only second build on the GPU machine is the same version, and two copies
+ * of one version mix safely. The failure below needs two versions, which no
+ * machine here has (a cuBLASLt is 540 MB): documented, not reproduced.
  *
  * What a PyTorch user sees: "RuntimeError: CUDA error:
  * CUBLAS_STATUS_INVALID_VALUE when calling `cublasGemmEx( handle, opa, opb,

@@ -72,45 +72,64 @@ static inline int dv_note_one(struct dl_phdr_info *info, size_t size, void *pref
 
 static inline void dv_note_loaded(const char *prefix) { dl_iterate_phdr(dv_note_one, (void *)prefix); }
 
+/* The driver API, opened at run time (dlopen, as the runtime itself does)
+ * rather than linked: a program linked to libcuda does not start at all on a
+ * machine without a driver, and the cases of this family must say what they
+ * see there too. */
+struct dv_driver {
+    CUresult (*get_error_name)(CUresult, const char **);
+    CUresult (*module_load_data)(CUmodule *, const void *);
+    CUresult (*module_get_function)(CUfunction *, CUmodule, const char *);
+    CUresult (*launch_kernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                              unsigned, CUstream, void **, void **);
+    CUresult (*module_unload)(CUmodule);
+};
+
+static inline bool dv_open_driver(struct dv_driver *d)
+{
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!atlas_check("open_driver", lib != NULL, "dlopen(libcuda.so.1): %s", lib ? "loaded" : dlerror()))
+        return false;
+    *(void **)&d->get_error_name = dlsym(lib, "cuGetErrorName");
+    *(void **)&d->module_load_data = dlsym(lib, "cuModuleLoadData");
+    *(void **)&d->module_get_function = dlsym(lib, "cuModuleGetFunction");
+    *(void **)&d->launch_kernel = dlsym(lib, "cuLaunchKernel");
+    *(void **)&d->module_unload = dlsym(lib, "cuModuleUnload");
+    return atlas_check("driver_symbols", d->get_error_name && d->module_load_data && d->module_get_function
+                                             && d->launch_kernel && d->module_unload,
+                       "cuGetErrorName, cuModuleLoadData, cuModuleGetFunction, cuLaunchKernel, cuModuleUnload");
+}
+
 /* A driver-API status under its own name (the driver's cuGetErrorName). */
-static inline bool dv_cu(const char *step, const char *text, CUresult status)
+static inline bool dv_cu(const struct dv_driver *d, const char *step, const char *text, CUresult status)
 {
     const char *name = NULL;
     char unknown[32];
-    if (cuGetErrorName(status, &name) != CUDA_SUCCESS || !name) {
+    if (d->get_error_name(status, &name) != CUDA_SUCCESS || !name) {
         snprintf(unknown, sizeof unknown, "<unknown:%d>", (int)status);
         name = unknown;
     }
     return atlas_record_call(step, "cu", text, status, name, status == CUDA_SUCCESS);
 }
-#define DV_CU(step, call) dv_cu((step), #call, (call))
+#define DV_CU(d, step, call) dv_cu((d), (step), #call, (call))
 
-/* NVML has no function that names a status, and no header in the toolkit:
- * the names of the codes a mismatch can return, from nvml.h's nvmlReturn_t. */
-static inline const char *dv_nvml_name(int status)
-{
-    switch (status) {
-    case 0: return "NVML_SUCCESS";
-    case 1: return "NVML_ERROR_UNINITIALIZED";
-    case 3: return "NVML_ERROR_NOT_SUPPORTED";
-    case 4: return "NVML_ERROR_NO_PERMISSION";
-    case 9: return "NVML_ERROR_DRIVER_NOT_LOADED";
-    case 12: return "NVML_ERROR_LIBRARY_NOT_FOUND";
-    case 18: return "NVML_ERROR_LIB_RM_VERSION_MISMATCH";
-    case 999: return "NVML_ERROR_UNKNOWN";
-    default: return NULL;
-    }
-}
-
+/* NVML has no function that names a status and no header in the toolkit,
+ * and the rules name CUDA and cuBLAS statuses only: an NVML call is recorded
+ * as a check (result_correct / result_wrong) whose text names the status,
+ * from nvml.h's nvmlReturn_t. */
 static inline bool dv_nvml(const char *step, const char *text, int status)
 {
-    char unknown[32];
-    const char *name = dv_nvml_name(status);
-    if (!name) {
-        snprintf(unknown, sizeof unknown, "<unknown:%d>", status);
-        name = unknown;
-    }
-    return atlas_record_call(step, "nvml", text, status, name, status == 0);
+    static const struct { int code; const char *name; } names[] = {
+        {0, "NVML_SUCCESS"}, {1, "NVML_ERROR_UNINITIALIZED"}, {3, "NVML_ERROR_NOT_SUPPORTED"},
+        {4, "NVML_ERROR_NO_PERMISSION"}, {9, "NVML_ERROR_DRIVER_NOT_LOADED"},
+        {12, "NVML_ERROR_LIBRARY_NOT_FOUND"}, {18, "NVML_ERROR_LIB_RM_VERSION_MISMATCH"},
+        {999, "NVML_ERROR_UNKNOWN"}};
+    const char *name = "<unknown>";
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (names[i].code == status)
+            name = names[i].name;
+    atlas_note("%s -> %s (%d)", text, name, status);
+    return atlas_check(step, status == 0, "%s -> %s (%d)", text, name, status);
 }
 
 #endif

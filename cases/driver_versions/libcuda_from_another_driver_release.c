@@ -8,19 +8,26 @@
  * upgrade, LD_LIBRARY_PATH pointing into an old install) puts a different
  * release in front of the system's.
  *
- * What the program sees (H200, CUDA 13.0): the recorded statuses — the
- * runtime's first call (count) and NVML's initialisation (nvml_init) with
- * the 535 files answering, against the same calls with the system's files.
- * The notes name the files that really answered.
+ * What the program sees (H200, CUDA 13.0): with driver 535's files first,
+ * cudaGetDeviceCount returns cudaErrorInsufficientDriver — libcuda 535 tells
+ * the runtime it supports CUDA 12.2 (driver_cuda_version 12020), so the 13.0
+ * runtime refuses before the kernel module is even asked — and so does the
+ * harness's probe afterwards; NVML 535's nvmlInit_v2 returns
+ * NVML_ERROR_LIB_RM_VERSION_MISMATCH (18), recorded as the check nvml_init.
+ * With the system's files every call succeeds. The notes name the files
+ * that answered.
  *
- * What a PyTorch user sees: torch.cuda.is_available() is False with a
- * warning naming the runtime's error, and nvidia-smi prints "Failed to
- * initialize NVML: Driver/library version mismatch" (not recorded: the
- * PyTorch mirror does not change the library path).
+ * What a PyTorch user sees (recorded on the H200 with the same library path,
+ * reports/results/dev/versions_h200_extra.txt): "RuntimeError: The NVIDIA
+ * driver on your system is too old (found version 12020)" at the first CUDA
+ * tensor, and nvidia-smi prints "Failed to initialize NVML: Driver/library
+ * version mismatch / NVML library version: 535.261".
  *
  * Why: the user-space driver talks to the kernel module through ioctls whose
- * layout belongs to one release; each side checks the other's version and
- * refuses a different one.
+ * layout belongs to one release, and NVML checks the module's version and
+ * refuses another; libcuda is also what tells the runtime which CUDA version
+ * the driver supports, so an older libcuda makes a newer runtime refuse
+ * first, with the message of a too-old driver.
  *
  * The fix: take libcuda and NVML from the driver installation (the NVIDIA
  * container toolkit mounts them); remove other copies from LD_LIBRARY_PATH;
@@ -35,7 +42,6 @@
  * ($ATLAS_DRIVER_535, default /opt/driver-535/lib).
  */
 #include "driver_versions.h"
-#include <cuda.h>
 
 typedef int (*nvml_init_fn)(void);
 typedef int (*nvml_version_fn)(char *, unsigned int);

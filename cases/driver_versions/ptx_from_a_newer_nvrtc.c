@@ -7,10 +7,12 @@
  * Each NVRTC writes its own PTX ISA version (13.2 writes .version 9.2), even
  * for a kernel that uses nothing new.
  *
- * What the program sees (H200, CUDA 13.0): cuModuleLoadData returns the
- * recorded status for NVRTC 13.2's PTX (cases/driver_versions/ptx/, made by
- * harness/toolkit.sh ptx), where the same kernel from NVRTC 13.0 loads and
- * runs; the context stays usable. cases/toolkit_env/ptx_newer_than_driver
+ * What the program sees (H200, CUDA 13.0): cuModuleLoadData returns
+ * CUDA_ERROR_UNSUPPORTED_PTX_VERSION for NVRTC 13.2's PTX (.version 9.2;
+ * cases/driver_versions/ptx/, made by harness/toolkit.sh ptx) — with every
+ * runtime from 11.8 to 13.5 in front of it: the driver decides — where the
+ * same kernel from NVRTC 13.0 (.version 9.0) loads and runs. The context
+ * stays usable. cases/toolkit_env/ptx_newer_than_driver
  * shows the same refusal for a hand-written .version 9.9 through the
  * runtime; this one is a real toolkit's output.
  *
@@ -28,10 +30,9 @@
  * References: NVIDIA/nvbandwidth#61, driver 580 and CUDA 13.2:
  * "[cudaErrorUnsupportedPtxVersion] the provided PTX was compiled with an
  * unsupported toolchain" (https://github.com/NVIDIA/nvbandwidth/issues/61);
- * CUDA Driver API, cuModuleLoadData.
+ * CUDA Driver API, cuModuleLoadData (opened with dlopen, as the runtime does).
  */
 #include "driver_versions.h"
-#include <cuda.h>
 
 static void load_and_run(const char *path, const char *fetch)
 {
@@ -45,19 +46,20 @@ static void load_and_run(const char *path, const char *fetch)
     char *version = strstr(ptx, ".version ");
     atlas_note("%s: %.12s", path, version ? version : "no .version line");
 
+    struct dv_driver cu;
     CUmodule module;
     CUfunction noop;
-    if (!ATLAS_CUDA("context", cudaFree(0)))
+    if (!ATLAS_CUDA("context", cudaFree(0)) || !dv_open_driver(&cu))
         return;
-    if (!DV_CU("load", cuModuleLoadData(&module, ptx)))
+    if (!DV_CU(&cu, "load", cu.module_load_data(&module, ptx)))
         return;
-    if (DV_CU("get_function", cuModuleGetFunction(&noop, module, "noop"))) {
+    if (DV_CU(&cu, "get_function", cu.module_get_function(&noop, module, "noop"))) {
         void *out = NULL;
         void *args[] = {&out};
-        DV_CU("launch", cuLaunchKernel(noop, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+        DV_CU(&cu, "launch", cu.launch_kernel(noop, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
         ATLAS_CUDA("sync", cudaDeviceSynchronize());
     }
-    cuModuleUnload(module);
+    cu.module_unload(module);
 }
 
 static void ptx_of_nvrtc_13_0(void)

@@ -5,17 +5,18 @@
  * CUDA version (a framework wheel built for 13.x pulls it in), counting on
  * minor-version compatibility for everything.
  *
- * What the program sees (H200, CUDA 13.0): the recorded statuses of the
- * same calls — count, allocate, copy, synchronize — with the system's 13.0
- * runtime and with 13.5's, and the versions each reports (quantities
- * runtime_version and driver_version). The notes name the libcudart file
- * that answered. The runtime columns of the atlas (cudart 13.1 ... 13.5) run
- * the whole cudart-only corpus this way.
+ * What the program sees (H200, CUDA 13.0): nothing fails — count,
+ * allocate, copy and synchronize succeed with the 13.5 runtime as with
+ * 13.0's, and the runtime says 13050 under a driver that says 13000
+ * (quantities runtime_version, driver_version; the notes name the libcudart
+ * that answered). The runtime columns of the atlas (cudart 13.1 ... 13.5)
+ * run the whole cudart-only corpus this way with 13.0's outcomes.
  *
- * What a PyTorch user sees: the same as the program: a wheel of a newer
- * minor release runs on the older driver of its major release; what needs
- * the newer driver fails with "cudaErrorCallRequiresNewerDriver" (not
- * recorded: the PyTorch of the GPU machine is built for 13.0).
+ * What a PyTorch user sees: the same as the program — a runtime wheel of a
+ * newer minor release runs on the older driver of its major release — until
+ * something needs what only the newer driver has: the PTX a newer toolkit
+ * writes (ptx_from_a_newer_nvrtc) or a newer API ("operation not supported
+ * on this driver"; not recorded: PyTorch here is built for 13.0).
  *
  * Why: within a major release the runtime asks the driver only for what the
  * driver's release has (minor-version compatibility); across a major
@@ -61,6 +62,8 @@ static void runtime_of_the_driver(void) { use_runtime(); }
 
 static void runtime_13_5_first(void)
 {
+    if (CUDART_VERSION / 1000 != 13)
+        atlas_skip("the 13.5 runtime stands in for a CUDA 13 runtime only; this build is of another major version");
     const char *folder = dv_folder_with("ATLAS_CUDART_NEWER", "/opt/cuda-13.5/lib", "libcudart.so.13");
     if (!folder)
         atlas_skip("needs the CUDA 13.5 runtime: harness/toolkit.sh fetch 13.5");
