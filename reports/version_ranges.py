@@ -158,6 +158,13 @@ def narrowest_range(by_version, outcome):
     return None
 
 
+def condition_field(group, field):
+    """The fingerprint field a rule names: without a driver a CUDA 11
+    runtime reads cudart=none, so the no-driver columns are told apart by
+    cudart_header (the same version for every later runtime)."""
+    return "cudart_header" if field == "cudart" and group[0] == "no driver" else field
+
+
 def condition(field, low, high):
     """A rule condition for an inclusive range: cudart=11.8..12.9, or cudart=12.4 for one version."""
     return "%s=%s" % (field, low) if low == high else "%s=%s..%s" % (field, low, high)
@@ -187,7 +194,8 @@ def draft_range_rules(results_list, field, root):
                     continue
                 expected = outcome.replace(",", "|")
                 evidence = cite(sorted(set(files[group][first] + files[group][last])), root)
-                lines.append("  ".join([case, variant, step, expected, condition(field, first, last),
+                lines.append("  ".join([case, variant, step, expected,
+                                        condition(condition_field(group, field), first, last),
                                         "cite=" + evidence]))
     return lines
 
