@@ -21,6 +21,7 @@ from atlas_matrix import (Matrix, changes_html, differences, matrix_csv, matrix_
                           matrix_markdown)
 from atlas_pages import atlas_index, case_page, status_index  # noqa: E402
 from explain import explain, format_explanation  # noqa: E402
+import atlas_versions  # noqa: E402
 
 
 def load(paths):
@@ -64,6 +65,7 @@ def build(matrix, problems, out):
     for name, text in files.items():
         with open(os.path.join(out, name), "w", encoding="utf-8") as f:
             f.write(text)
+    atlas_versions.write_pages(matrix.columns, out)    # versions.html, compare/, sticky.html, sticky.json
     return os.path.join(out, "index.html")
 
 

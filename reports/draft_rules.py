@@ -18,6 +18,7 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
 def drafts(results, when, cite):
@@ -47,9 +48,22 @@ def drafts(results, when, cite):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results")
+    parser.add_argument("more", nargs="*", metavar="RESULTS", help="with --range: the other columns of the axis")
+    parser.add_argument("--range", metavar="FIELD",
+                        help="draft version ranges along FIELD (cudart, cublas, driver) from all the files: "
+                             "the narrowest range each behaviour was seen in (reports/version_ranges.py)")
     parser.add_argument("--when", action="append", default=[], metavar="FIELD=VALUE",
                         help="a condition for every drafted rule (repeatable), e.g. driver=none, cudart=12.4")
     args = parser.parse_args(argv)
+    if args.range:
+        import atlas_data
+        import version_ranges
+        columns, problems = atlas_data.load_results([args.results] + args.more)
+        for path, reason in problems:
+            print("draft_rules: left out %s: %s" % (path, reason), file=sys.stderr)
+        for line in version_ranges.draft_range_rules(columns, args.range, ROOT):
+            print(line)
+        return
     try:
         with open(args.results) as f:
             results = json.load(f)
