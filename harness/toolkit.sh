@@ -13,6 +13,11 @@
 #   harness/toolkit.sh fetch driver-535  Debian's user-space driver 535 (libcuda, libnvidia-ml)
 #                                        into /opt/driver-535/lib
 #   harness/toolkit.sh fetch nvrtc-X.Y   NVRTC X.Y (a newer toolkit's PTX, without nvcc) into /opt/nvrtc-X.Y/lib
+#   harness/toolkit.sh fetch cublas-X.Y.Z.W
+#                                        the cuBLAS wheel of that exact version (nvidia-cublas for 13,
+#                                        nvidia-cublas-cu12 for 12) into /opt/cublas-X.Y.Z.W/lib: another
+#                                        build for cases/driver_versions (ATLAS_OTHER_CUBLASLT) or a
+#                                        cuBLAS column; 500 MB and more
 #   harness/toolkit.sh ptx LIBNVRTC OUT  compile a one-kernel program to PTX (compute_90) with the
 #                                        NVRTC library given (e.g. /opt/nvrtc-13.2/lib/libnvrtc.so.13):
 #                                        a real toolkit's output, for cases/driver_versions/
@@ -146,6 +151,20 @@ driver_535() {
   cp -a "$prefix"/root/usr/lib/x86_64-linux-gnu/nvidia/current/. "$prefix/lib/" 2>/dev/null || true
   cp -a "$prefix"/root/usr/lib/x86_64-linux-gnu/lib*.so* "$prefix/lib/" 2>/dev/null || true
   rm -rf "$prefix/root"
+  ls "$prefix/lib"
+}
+
+cublas() {  # cublas-X.Y.Z.W
+  local version=${1#cublas-} prefix=/opt/$1 top requirement
+  case $version in
+    13.*) requirement=nvidia-cublas==$version ;;
+    12.*) requirement=nvidia-cublas-cu12==$version ;;
+    *) die "no recipe for cuBLAS $version (12.x and 13.x come as wheels)" ;;
+  esac
+  fetch_wheel "$requirement" "$prefix"
+  top=$(first_dir "$prefix".unpack/nvidia/cu13 "$prefix".unpack/nvidia/cublas)
+  rm -rf "$prefix" && mkdir -p "$prefix" && cp -r "$top/lib" "$prefix/" && rm -rf "$prefix.unpack"
+  find "$prefix" -name __init__.py -delete
   ls "$prefix/lib"
 }
 
@@ -338,6 +357,7 @@ case $command in
       11.8|12.4) debian_toolkit "$key" ;;
       driver-535) driver_535 ;;
       nvrtc-*) [ -n "${wheel[$key]:-}" ] || die "no recipe for $key"; nvrtc "$key" ;;
+      cublas-*) cublas "$key" ;;
       *) [ -n "${wheel[$key]:-}" ] || die "no recipe for CUDA $key (try: toolkit.sh list)"; runtime_wheel "$key" ;;
     esac ;;
   env) environment "${key:?usage: toolkit.sh env VERSION}" ;;
@@ -349,6 +369,6 @@ case $command in
   ptx) ptx "${2:?usage: toolkit.sh ptx LIBNVRTC OUT}" "${3:?usage: toolkit.sh ptx LIBNVRTC OUT}" ;;
   pack) out=${2:?usage: toolkit.sh pack OUT VERSION...}; shift 2; pack "$out" "$@" ;;
   sweep) sweep "${2:?usage: toolkit.sh sweep TARBALL OUT [SECONDS]}" "${3:?the folder for the results}" "${4:-420}" ;;
-  list) echo "11.8 12.4 (Debian) $(printf '%s\n' "${!wheel[@]}" | sort -V | tr '\n' ' ') driver-535" ;;
+  list) echo "11.8 12.4 (Debian) $(printf '%s\n' "${!wheel[@]}" | sort -V | tr '\n' ' ') driver-535 cublas-X.Y.Z.W" ;;
   *) die "usage: toolkit.sh fetch|env|runtime|list KEY" ;;
 esac
