@@ -2,6 +2,7 @@
 between any two versions, and what is sticky.
 
     python3 reports/atlas_versions.py [--out DIR] [--sticky-json PATH] [RESULTS.json|DIR ...]
+    python3 reports/atlas_versions.py --changed X Y [--axis cudart|cublas] [RESULTS.json|DIR ...]
 
 Writes DIR/versions.html (every behaviour that changes along the runtime
 and cuBLAS axes: the last version with the old behaviour, the first with the
@@ -271,16 +272,19 @@ def versions_page(results_list):
 
 def compare_page(steps, field, group, x, y):
     """`steps`: observations(...)[0][group] — computed once for all pairs."""
-    found = [(group, case, variant, step, by_version[x], by_version[y])
-             for (case, variant, step), by_version in sorted(steps.items())
-             if x in by_version and y in by_version and by_version[x] != by_version[y]]
+    found = version_ranges.changed_steps(steps, x, y)
     rows = "".join("<tr><td><a href=\"../case/%s.html\">%s</a></td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>" % (
-        e(case), e(case), e(variant), e(step), e(a), e(b)) for _, case, variant, step, a, b in found)
-    body = ("<p>%s: every step whose outcome differs between %s %s and %s %s (a case that ran with only one of them "
-            "shows <i>not run</i> on the other side). <a href=\"../versions.html\">All versions</a>.</p>%s" % (
+        e(case), e(case), e(variant), e(step), e(a), e(b)) for case, variant, step, a, b in found)
+    one_side = version_ranges.not_run_on_one_side(steps, x, y)
+    reasons = collections.Counter(one_side.values())
+    body = ("<p>%s: every step whose outcome differs between %s %s and %s %s. <a href=\"../versions.html\">All "
+            "versions</a>.</p>%s%s" % (
                 e(_group_label(group)), e(field), e(x), e(field), e(y),
                 "<table><tr><th>case</th><th>variant</th><th>step</th><th>%s</th><th>%s</th></tr>%s</table>" % (
-                    e(x), e(y), rows) if rows else "<p>Nothing changed.</p>"))
+                    e(x), e(y), rows) if rows else "<p>Nothing that ran with both changed.</p>",
+                "<p>Ran with only one of them (%d case variants):</p><ul>%s</ul>" % (
+                    len(one_side), "".join("<li>%d × %s</li>" % (n, e(r)) for r, n in reasons.most_common()))
+                if one_side else ""))
     return page("What changed between %s %s and %s" % (field, x, y), body, depth=1)
 
 
@@ -316,11 +320,20 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.path.join(ROOT, "build", "report"))
     parser.add_argument("--sticky-json", help="also write the stickiness data here (reports/sticky.json)")
+    parser.add_argument("--changed", nargs=2, metavar=("X", "Y"), help="print what changed between versions X and Y")
+    parser.add_argument("--axis", default="cudart", choices=AXES)
     parser.add_argument("results", nargs="*")
     args = parser.parse_args(argv)
     results, problems = load_results(args.results or default_results_paths())
     for path, reason in problems:
         print("left out %s: %s" % (path, reason), file=sys.stderr)
+    if args.changed:
+        x, y = args.changed
+        found = version_ranges.what_changed(with_extra_columns(results), args.axis, x, y)
+        for group, case, variant, step, a, b in found:
+            print("%-40s %-45s %s → %s" % (_group_label(group), "%s %s %s" % (case, variant, step), a, b))
+        print("%s %s → %s: %d steps changed" % (args.axis, x, y, len(found)), file=sys.stderr)
+        return 0
     data = write_pages(results, args.out)
     if args.sticky_json:
         with open(args.sticky_json, "w", encoding="utf-8") as f:

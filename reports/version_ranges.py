@@ -62,7 +62,8 @@ def run_outcomes(run):
     seen (joined by ','), 'end' for how the process ended, and for a run that
     did not run, every step reads 'not run: <reason>'."""
     if run.get("verdict") == "skip" or run.get("end", {}).get("outcome") == "exit:77":
-        return {"*": "%s: %s" % (NOT_RUN, run.get("skip_reason") or "skipped")}
+        reason = run.get("skip_reason") or "skipped"
+        return {"*": reason if reason.startswith(NOT_RUN) else "%s: %s" % (NOT_RUN, reason)}
     outcomes = collections.OrderedDict()
     for step in run.get("steps", []):
         seen = outcomes.setdefault(step["step"], [])
@@ -200,13 +201,29 @@ def draft_range_rules(results_list, field, root):
     return lines
 
 
+def changed_steps(steps, x, y):
+    """[(case, variant, step, outcome at x, outcome at y)] of one group's
+    observations where both versions ran the step and saw different things."""
+    return [(case, variant, step, by_version[x], by_version[y])
+            for (case, variant, step), by_version in sorted(steps.items())
+            if x in by_version and y in by_version and by_version[x] != by_version[y]
+            and not by_version[x].startswith(NOT_RUN) and not by_version[y].startswith(NOT_RUN)]
+
+
+def not_run_on_one_side(steps, x, y):
+    """{(case, variant): reason} for the runs that ran with only one of x and y."""
+    found = {}
+    for (case, variant, step), by_version in steps.items():
+        a, b = by_version.get(x, NOT_RUN), by_version.get(y, NOT_RUN)
+        if a.startswith(NOT_RUN) != b.startswith(NOT_RUN):
+            found[(case, variant)] = a if a.startswith(NOT_RUN) else b
+    return found
+
+
 def what_changed(results_list, field, x, y):
     """[(group, case, variant, step, outcome at x, outcome at y)] for every
-    step whose outcome differs between versions x and y of the same group."""
+    step whose outcome differs between versions x and y of the same group
+    (steps that did not run with one of them are not changes: see
+    not_run_on_one_side)."""
     per_group, _ = observations(results_list, field)
-    found = []
-    for group, steps in sorted(per_group.items()):
-        for (case, variant, step), by_version in sorted(steps.items()):
-            if x in by_version and y in by_version and by_version[x] != by_version[y]:
-                found.append((group, case, variant, step, by_version[x], by_version[y]))
-    return found
+    return [(group,) + change for group, steps in sorted(per_group.items()) for change in changed_steps(steps, x, y)]

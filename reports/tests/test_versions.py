@@ -110,6 +110,14 @@ class Ranges(unittest.TestCase):
         self.assertEqual((case, step, a, b), ("empty_grid", "launch", "cudaErrorInvalidConfiguration",
                                               "cudaErrorInvalidValue"))
 
+    def test_not_run_on_one_side_is_no_change(self):
+        skipped = Column("13.1", [run("empty_grid", "broken", [], skip="not run: no nvcc 13.1")])
+        per_group, _ = vr.observations(self.columns + [skipped], "cudart")
+        steps = per_group[self.group]
+        self.assertEqual(vr.changed_steps(steps, "13.0", "13.1"), [])
+        self.assertEqual(vr.not_run_on_one_side(steps, "13.0", "13.1"),
+                         {("empty_grid", "broken"): "not run: no nvcc 13.1"})       # not "not run: not run: ..."
+
     def test_other_gpus_and_drivers_are_other_groups(self):
         other = Column("13.0", launch("13.0", "cudaErrorInvalidValue").runs, gpu="NVIDIA H100")
         per_group, _ = vr.observations(self.columns + [other], "cudart")
