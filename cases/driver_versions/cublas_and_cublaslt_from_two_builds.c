@@ -34,7 +34,8 @@
  * "[CUDA] Fix cuBLAS/cuBLASLt library version mismatch"
  * (https://github.com/pytorch/pytorch/pull/174320).
  * Needs a second cuBLASLt build: $ATLAS_OTHER_CUBLASLT, a folder holding its
- * libcublasLt.so.13 (on the GPU machine, the pip wheel nvidia-cublas).
+ * libcublasLt.so.13 (on the GPU machine, PyTorch's wheel); default: the one
+ * harness/toolkit.sh fetch cublas-13.10.0.20 unpacks.
  */
 #include "driver_versions.h"
 #include "atlas_cublas.h"
@@ -65,10 +66,10 @@ static void one_build(void) { gemm_and_say_who(); }
 
 static void cublaslt_of_another_build(void)
 {
-    const char *folder = dv_folder_with("ATLAS_OTHER_CUBLASLT", "/opt/cublas-other/lib", "libcublasLt.so.13");
+    const char *folder = dv_folder_with("ATLAS_OTHER_CUBLASLT", "/opt/cublas-13.10.0.20/lib", "libcublasLt.so.13");
     if (!folder)
-        atlas_skip("needs a second cuBLASLt build: ATLAS_OTHER_CUBLASLT=<folder with its libcublasLt.so.13> "
-                   "(the GPU machine's pip nvidia-cublas)");
+        atlas_skip("needs a second cuBLASLt build: harness/toolkit.sh fetch cublas-13.10.0.20 "
+                   "(or ATLAS_OTHER_CUBLASLT=<folder with another libcublasLt.so.13>)");
     dv_relaunch_with_library_path(folder, "broken");
     gemm_and_say_who();
 }
