@@ -170,6 +170,8 @@ def _step_value(name, success, surfaced, mismatch):
 def step_cell(run, step):
     if run is None:
         return NOT_RUN
+    if run.get("verdict") == "skip" and not run.get("steps"):
+        return Cell("skip", "skipped", None, [("skipped", str(run.get("skip_reason") or ""))])
     if step == "end":
         end = run.get("end") or {}
         outcome = end.get("outcome") or "?"
@@ -220,7 +222,7 @@ class Row:
         self.family = matrix.family.get(case, "")
         # Disagreement among the GPUs (no driver differs from everything by design).
         values = {cell.value.lstrip("✗≈Δ ") for cell, column in zip(cells, matrix.columns)
-                  if column.has_device and cell.kind not in ("not-run", "unreadable")}
+                  if column.has_device and cell.kind not in ("not-run", "unreadable", "skipped")}
         self.disagree = len(values) > 1
 
     @property

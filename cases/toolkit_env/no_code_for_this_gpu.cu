@@ -51,8 +51,8 @@ static void run_kernel(int from_ptx)
     if (!ATLAS_CUDA("alloc", cudaMalloc((void **)&out, n * sizeof(int))))
         return;
     if (from_ptx) {
-#if CUDART_VERSION < 12050
-        atlas_skip("the fixed variant loads PTX with cudaLibraryLoadData, which the runtime has from CUDA 12.5");
+#if CUDART_VERSION < 12080
+        atlas_skip("the fixed variant loads PTX with cudaLibraryLoadData, which the runtime headers have from CUDA 12.8 (not in 12.5 or 12.6)");
 #else
         cudaLibrary_t library;
         cudaKernel_t kernel;
