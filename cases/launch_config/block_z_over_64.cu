@@ -4,9 +4,10 @@
  * threads in total, but blockDim.z is limited to 64.
  *
  * What the program sees: the launch is refused: cudaGetLastError returns
- * cudaErrorInvalidValue on CUDA 13.0 (H100 and H200) and
- * cudaErrorInvalidConfiguration on CUDA 11.8 and 12.4 (H100); not sticky
- * (the synchronize returns cudaSuccess).
+ * cudaErrorInvalidValue from CUDA 13.0 on (H100 on 13.0; H200 on 13.0 to
+ * 13.5) and cudaErrorInvalidConfiguration before it (H100 on 11.8 and 12.4;
+ * H200 on 11.8 and 12.0 to 12.9); not sticky (the synchronize returns
+ * cudaSuccess).
  *
  * What a PyTorch user sees: nothing from PyTorch's kernels.
  *

@@ -4,9 +4,10 @@
  * or integer division that rounds a small n down to 0.
  *
  * What the program sees: the launch is refused: cudaGetLastError returns
- * cudaErrorInvalidValue on CUDA 13.0 (H100 and H200) and
- * cudaErrorInvalidConfiguration on CUDA 11.8 and 12.4 (H100). The error
- * waits in the last-error slot for cudaGetLastError. It is not sticky.
+ * cudaErrorInvalidValue from CUDA 13.0 on (H100 on 13.0; H200 on 13.0 to
+ * 13.5) and cudaErrorInvalidConfiguration before it (H100 on 11.8 and 12.4;
+ * H200 on 11.8 and 12.0 to 12.9). The error waits in the last-error slot
+ * for cudaGetLastError. It is not sticky.
  *
  * What a PyTorch user sees: PyTorch's own kernels return early on empty
  * tensors — the mirror (softmax over an empty batch, PyTorch 2.11 on the

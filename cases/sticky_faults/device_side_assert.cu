@@ -4,9 +4,9 @@
  * PyTorch's indexing kernels report a bad index (embedding lookups with a
  * token id >= vocabulary size, class labels >= num_classes).
  *
- * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
- * H200s on 13.0): the launch check returns cudaSuccess, the kernel prints
- * the failed assertion,
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): the launch check returns
+ * cudaSuccess, the kernel prints the failed assertion,
  *   device_side_assert.cu:29: void lookup(const int *, int, int *): block: [0,0,0], thread: [0,0,0] Assertion `*index < size` failed.
  * and the next synchronize returns cudaErrorAssert; the context is lost
  * (sticky: a later cudaMalloc returns cudaErrorAssert too). With

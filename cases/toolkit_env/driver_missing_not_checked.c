@@ -11,8 +11,8 @@
  * as a too-old driver) and every later call does too. The fixed variant
  * checks and takes the CPU path; the broken one carries on to cudaMalloc,
  * which returns cudaErrorInsufficientDriver again. With a GPU (H100 on
- * 11.8, 12.4 and 13.0; H200 on 13.0), both return cudaSuccess: this case's
- * lesson is written by the no-driver column.
+ * 11.8, 12.4 and 13.0; H200 on 11.8 and 12.0 to 13.5), both return
+ * cudaSuccess: this case's lesson is written by the no-driver column.
  *
  * What a PyTorch user sees: torch.cuda.is_available() is False; the first
  * CUDA tensor raises "RuntimeError: Found no NVIDIA driver on your system"

@@ -13,8 +13,9 @@
  * Without a driver the broken child gets cudaErrorStubLibrary too, the
  * fixed one cudaErrorInsufficientDriver. Under compute-sanitizer (H100,
  * 13.0) the broken child ended with status 11 before recording anything.
- * With CUDA 11.8 and 12.4 the case is skipped: those toolkits here have no
- * stub libcuda.
+ * With every other runtime recorded (H100 on 11.8 and 12.4; H200 on 11.8,
+ * 12.0 to 12.9 and 13.1 to 13.5) the case is skipped: no stub libcuda was
+ * found for it.
  *
  * What a PyTorch user sees: torch.cuda.is_available() is False, with a
  * warning naming the error (not recorded yet).
