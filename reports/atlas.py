@@ -25,6 +25,7 @@ from atlas_data import ROOT, default_results_paths, load_cases, load_results, lo
 from atlas_matrix import Matrix, differences, matrix_csv, matrix_json, matrix_markdown, stale_lessons  # noqa: E402
 from atlas_pages import atlas_index, case_page, changes_html, matrix_html, status_index, steps_script  # noqa: E402
 import explain  # noqa: E402
+import atlas_versions  # noqa: E402
 
 
 def load(paths, here=()):
@@ -59,7 +60,12 @@ def change_pages(matrix, problems):
     return {"changes.html": changes_html(matrix)}
 
 
-PAGE_BUILDERS = [matrix_pages, case_pages, status_pages, change_pages]
+def version_pages(matrix, problems):
+    """versions.html, compare/*.html, sticky.html and sticky.json (reports/atlas_versions.py)."""
+    return atlas_versions.pages(matrix.columns)
+
+
+PAGE_BUILDERS = [matrix_pages, case_pages, status_pages, change_pages, version_pages]
 
 
 def build(matrix, problems, out, builders=None):

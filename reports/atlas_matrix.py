@@ -170,6 +170,8 @@ def _step_value(name, success, surfaced, mismatch):
 def step_cell(run, step):
     if run is None:
         return NOT_RUN
+    if run.get("verdict") == "skip" and not run.get("steps"):
+        return Cell("skip", "skipped", None, [("skipped", str(run.get("skip_reason") or ""))])
     if step == "end":
         end = run.get("end") or {}
         outcome = end.get("outcome") or "?"
@@ -220,7 +222,7 @@ class Row:
         self.family = matrix.family.get(case, "")
         # Disagreement among the GPUs (no driver differs from everything by design).
         values = {cell.value.lstrip("✗≈Δ ") for cell, column in zip(cells, matrix.columns)
-                  if column.has_device and cell.kind not in ("not-run", "unreadable")}
+                  if column.has_device and cell.kind not in ("not-run", "unreadable", "skipped")}
         self.disagree = len(values) > 1
 
     @property
@@ -456,7 +458,19 @@ def matrix_json(matrix, problems):
 
 # ---- lessons against the data --------------------------------------------------
 
-STATUS_WORD = re.compile(r"\b(cuda(?:Error)?[A-Z]\w+|CUBLAS_STATUS_\w+|CUDA_ERROR_\w+|SIG[A-Z]{2,})\b")
+# What a program can be seen to get back, by library: the runtime's
+# cudaSuccess/cudaError*, the driver API's CUDA_*, cuBLAS, cuSOLVER, cuFFT
+# (cufftResult only, not CUFFT_R2C or CUFFT_FORWARD), cuDNN, NCCL (ncclResult_t
+# only, not ncclAllReduce) and a signal. A function name (cudaMalloc) is not one.
+STATUS_WORD = re.compile(r"\b(cudaSuccess|cudaError[A-Z]\w*|CUDA_SUCCESS|CUDA_ERROR_\w+|CUBLAS_STATUS_\w+"
+                         r"|CUSOLVER_STATUS_\w+|CUDNN_STATUS_\w+"
+                         r"|CUFFT_(?:SUCCESS|INVALID_\w+|\w+_FAILED|\w+_FAILURE|INTERNAL_ERROR|UNALIGNED_DATA|NO_WORKSPACE"
+                         r"|NOT_IMPLEMENTED|NOT_SUPPORTED|MISSING_DEPENDENCY|LICENSE_ERROR|INCOMPLETE_PARAMETER_LIST|PARSE_ERROR)"
+                         r"|ncclSuccess|ncclInProgress|nccl\w*Error|ncclInvalid\w+|SIG[A-Z]{2,})\b")
+# A lesson's "What the program sees", up to the colon that ends its title; the
+# title may name the environments in parentheses, which may nest once.
+SEES_TITLE = re.compile(r"What the program sees\s*(?:\((?:[^()]|\([^()]*\))*\))?\s*:?\s*")
+VAGUE = re.compile(r"\bthe recorded (?:status(?:es)?|outcome|fault|error)\b", re.I)
 
 
 def stale_lessons(matrix):
@@ -474,9 +488,12 @@ def stale_lessons(matrix):
             found.append((case.source_path, "stale: the PyTorch paragraph says \"%s\", but a PyTorch mirror result is recorded"
                           % re.search(r"[^.(]*(?:not recorded|no mirror)[^.)]*", said, re.I).group(0).strip()))
         sees = case.sections.get("sees", "")
-        if sees and not STATUS_WORD.search(sees) and not re.search(r"wrong|no error|succeed", sees, re.I):
+        title = SEES_TITLE.match(sees)
+        body = sees[title.end():] if title else sees
+        if sees and not STATUS_WORD.search(body) and not re.search(r"wrong|no error|succeed", body, re.I):
             found.append((case.source_path, "vague: \"What the program sees\" names no status, signal or wrong result: \"%s\""
-                          % sees[len("What the program sees"):][:90].lstrip(":( ").strip()))
-        elif sees and re.search(r"the recorded status", sees, re.I):
-            found.append((case.source_path, "vague: \"What the program sees\" says \"the recorded status\" instead of naming it"))
+                          % body[:90].strip()))
+        elif sees and VAGUE.search(body):
+            found.append((case.source_path, "vague: \"What the program sees\" says \"%s\" instead of naming it"
+                          % VAGUE.search(body).group(0)))
     return found

@@ -91,7 +91,8 @@ table.legend td{font-size:.9em}
 }
 """
 
-NAV = [("index.html", "Matrix"), ("atlas.html", "Cases"), ("status.html", "Statuses"), ("changes.html", "What changed")]
+NAV = [("index.html", "Matrix"), ("atlas.html", "Cases"), ("status.html", "Statuses"), ("changes.html", "What changed"),
+       ("versions.html", "Versions"), ("sticky.html", "What is sticky")]
 
 
 def page(title, body, depth=0, current=None, style="", script="", wide=False):
@@ -416,10 +417,14 @@ def outcomes_html(matrix, case, variant, depth):
     if not groups:
         return None
     rows = []
+    # "every GPU environment" means every one that ran the variant: a column
+    # that skipped it (a runtime column without cuBLAS) is not counted against it
+    ran = [c for c in matrix.columns if matrix.cell(c, case, variant).kind not in ("skipped", "not-run")]
     for cell, columns in groups:
         mark = " <span class=note>(✗ differs from its rules)</span>" if cell.value.startswith("✗") else ""
+        everywhere = matrix.columns if cell.kind == "skipped" else ran
         rows.append("<tr><td class='k-%s'><span class=mono>%s</span></td><td>%s%s</td><td class=where>%s</td></tr>" % (
-            e(cell.kind), e(cell.value.lstrip("Δ ")), outcome_sentence(cell, depth), mark, where_html(columns, matrix.columns)))
+            e(cell.kind), e(cell.value.lstrip("Δ ")), outcome_sentence(cell, depth), mark, where_html(columns, everywhere)))
     return ("<div class=wrap><table class='outcomes got'><tr><th>cell</th><th>what the program sees</th><th>where it was recorded</th>"
             "</tr>%s</table></div>" % "".join(rows))
 

@@ -24,6 +24,7 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
 SCHEMA = "cuda-error-atlas/results/1"
@@ -103,12 +104,27 @@ def conditions_of(environment):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("results", help="a results file")
+    parser.add_argument("more", nargs="*", metavar="RESULTS", help="with --range: the other columns of the axis")
+    parser.add_argument("--range", metavar="FIELD",
+                        help="draft version ranges along FIELD (cudart, cublas, driver) from all the files: "
+                             "the narrowest range each behaviour was seen in (reports/version_ranges.py)")
     parser.add_argument("--when", action="append", default=[], metavar="FIELD=VALUE",
                         help="a condition for every drafted rule (repeatable), e.g. cudart=12.4, gpu~H200 "
                              "(default: only those the fingerprint implies, driver=none and mode=MODE)")
     parser.add_argument("--unconditional", action="store_true",
                         help="draft without the fingerprint's conditions, and without the warning")
     args = parser.parse_args(argv)
+    if args.range:
+        import atlas_data
+        import version_ranges
+        columns, problems = atlas_data.load_results([args.results] + args.more)
+        for problem in problems:
+            print("draft_rules: left out %s: %s" % (problem[0], problem[1]), file=sys.stderr)
+        for line in version_ranges.draft_range_rules(columns, args.range, ROOT):
+            print(line)
+        return
+    if args.more:
+        parser.error("more than one results file is only for --range")
     try:
         with open(args.results) as f:
             results = json.load(f)

@@ -4,7 +4,13 @@
  * The mistake: a batch count computed from sizes (total / per_batch - 1)
  * that went negative, or a size_t that wrapped into int.
  *
- * What the program sees: the recorded status at the call.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): cublasSgemmStridedBatched returns
+ * CUBLAS_STATUS_INVALID_VALUE at the call and cuBLAS prints
+ *   ** On entry to SgemmStridedBatched parameter number 14 had an illegal value
+ * Nothing runs and the context stays usable. Without a driver, cublasCreate
+ * already fails (CUBLAS_STATUS_NOT_INITIALIZED) and the gemm is not
+ * reached.
  *
  * What a PyTorch user sees: torch.bmm takes the batch from the tensor, so a
  * negative count cannot reach cuBLAS; the tensor itself cannot be created.

@@ -3,8 +3,10 @@
  * The mistake: OR-ing flags from another enum (cudaDataType, a compute
  * type) into the math mode, or passing a deprecated value.
  *
- * What the program sees: the recorded status of cublasSetMathMode — this
- * case measures whether unknown bits are rejected or ignored.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): cublasSetMathMode returns CUBLAS_STATUS_INVALID_VALUE:
+ * unknown bits are rejected, not ignored. The handle keeps its mode and the
+ * gemm that follows returns CUBLAS_STATUS_SUCCESS.
  *
  * What a PyTorch user sees: nothing; torch.backends.cuda.matmul flags map to
  * valid modes.

@@ -3,8 +3,11 @@
  * The mistake: passing a character ('T', 'N' — the Fortran BLAS habit) or a
  * boolean where cublasOperation_t is expected. 'T' is 84.
  *
- * What the program sees: the recorded status at the call, and cuBLAS naming
- * parameter 2 (transa).
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): cublasSgemm returns CUBLAS_STATUS_INVALID_VALUE at the
+ * call and cuBLAS prints
+ *   ** On entry to SGEMM  parameter number 1 had an illegal value
+ * (transa; cuBLAS counts from transa, not from the handle). Nothing runs.
  *
  * What a PyTorch user sees: nothing; PyTorch maps 't'/'n' itself.
  *

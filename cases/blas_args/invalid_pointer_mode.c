@@ -3,8 +3,10 @@
  *
  * The mistake: passing a boolean or a stale enum from another library.
  *
- * What the program sees: the recorded status of cublasSetPointerMode; the
- * handle keeps its previous mode, so the gemm that follows still works.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): cublasSetPointerMode returns CUBLAS_STATUS_INVALID_VALUE;
+ * the handle keeps its previous mode, so the gemm that follows still
+ * returns CUBLAS_STATUS_SUCCESS.
  *
  * What a PyTorch user sees: nothing; PyTorch sets pointer modes itself.
  *

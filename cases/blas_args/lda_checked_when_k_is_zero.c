@@ -5,8 +5,10 @@
  * checked before cuBLAS looks at k. Empty tensors in a batch (zero tokens,
  * zero features) hit this.
  *
- * What the program sees: the recorded status — whether lda is still checked
- * when k is zero is exactly what this case measures.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): lda is still checked when k is zero: cublasSgemm returns
+ * CUBLAS_STATUS_INVALID_VALUE at the call and cuBLAS prints
+ *   ** On entry to SGEMM  parameter number 8 had an illegal value
  *
  * What a PyTorch user sees: PyTorch handles empty products itself (fills
  * with zeros) and passes lda >= 1, so nothing.

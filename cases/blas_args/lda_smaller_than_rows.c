@@ -5,11 +5,13 @@
  * distance between A's columns and must be at least m (at least max(1, m)).
  * Passing the row-major width (k), or a sub-matrix's width, gives lda < m.
  *
- * What the program sees (H100, CUDA 13.0): cublasSgemm returns
- * CUBLAS_STATUS_INVALID_VALUE at the call and cuBLAS prints
+ * What the program sees (H100 with CUDA 11.8, 12.4 and 13.0, one and two
+ * H200s with 13.0): cublasSgemm returns CUBLAS_STATUS_INVALID_VALUE at the
+ * call and cuBLAS prints
  *   ** On entry to SGEMM  parameter number 8 had an illegal value
- * (parameter 8 is lda, counting handle as 1). Nothing is launched and the
- * context stays usable.
+ * (cuBLAS counts from transa, not the handle: transa 1, transb 2, m 3, n 4,
+ * k 5, alpha 6, A 7, lda 8). Nothing is launched and the context stays
+ * usable.
  *
  * What a PyTorch user sees: nothing. A view whose column stride is smaller
  * than its rows (as_strided) multiplies without error: PyTorch derives

@@ -5,8 +5,11 @@
  * k, not m. Switching transa without switching lda is the classic slip when
  * feeding row-major data to column-major cuBLAS.
  *
- * What the program sees: the recorded status at the call, and cuBLAS naming
- * parameter 8 (lda). Nothing runs.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): cublasSgemm returns CUBLAS_STATUS_INVALID_VALUE at the
+ * call and cuBLAS prints
+ *   ** On entry to SGEMM  parameter number 8 had an illegal value
+ * (lda). Nothing runs.
  *
  * What a PyTorch user sees: nothing — PyTorch picks transa and lda together
  * from the tensor's strides.

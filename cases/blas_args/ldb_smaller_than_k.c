@@ -3,8 +3,11 @@
  * The mistake: passing B's column count (n) as its leading dimension — the
  * row-major habit — when n < k.
  *
- * What the program sees: the recorded status at the call, and cuBLAS naming
- * parameter 10 (ldb). Nothing runs.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): cublasSgemm returns CUBLAS_STATUS_INVALID_VALUE at the
+ * call and cuBLAS prints
+ *   ** On entry to SGEMM  parameter number 10 had an illegal value
+ * (ldb). Nothing runs.
  *
  * What a PyTorch user sees: nothing; PyTorch derives ldb from strides.
  *

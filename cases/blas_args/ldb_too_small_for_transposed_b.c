@@ -3,8 +3,11 @@
  * The mistake: with op(B) = Bᵀ the stored B is n×k, so ldb must be at least
  * n; keeping the untransposed ldb (k) fails when k < n.
  *
- * What the program sees: the recorded status at the call, and cuBLAS naming
- * parameter 10 (ldb).
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): cublasSgemm returns CUBLAS_STATUS_INVALID_VALUE at the
+ * call and cuBLAS prints
+ *   ** On entry to SGEMM  parameter number 10 had an illegal value
+ * (ldb).
  *
  * What a PyTorch user sees: nothing; PyTorch sets transb and ldb together.
  *

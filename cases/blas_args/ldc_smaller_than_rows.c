@@ -3,8 +3,11 @@
  * The mistake: the output's leading dimension copied from an input, or set
  * to n (row-major habit).
  *
- * What the program sees: the recorded status at the call, and cuBLAS naming
- * parameter 13 (ldc).
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): cublasSgemm returns CUBLAS_STATUS_INVALID_VALUE at the
+ * call and cuBLAS prints
+ *   ** On entry to SGEMM  parameter number 13 had an illegal value
+ * (ldc).
  *
  * What a PyTorch user sees: nothing; PyTorch allocates C itself.
  *

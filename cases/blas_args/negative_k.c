@@ -3,8 +3,11 @@
  * The mistake: the shared dimension of A and B computed wrongly — the
  * article's "shapes that do not conform", at its most extreme.
  *
- * What the program sees: the recorded status at the call, and cuBLAS's
- * "On entry to SGEMM parameter number N" line naming k. Nothing runs.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): cublasSgemm returns CUBLAS_STATUS_INVALID_VALUE at the
+ * call and cuBLAS prints
+ *   ** On entry to SGEMM  parameter number 5 had an illegal value
+ * (k). Nothing runs.
  *
  * What a PyTorch user sees: torch.matmul checks that inner dimensions agree
  * before cuBLAS: "RuntimeError: mat1 and mat2 shapes cannot be multiplied".

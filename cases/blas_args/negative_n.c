@@ -3,9 +3,11 @@
  * The mistake: as negative_dimension, for the other output dimension: a
  * batch or sequence length computed by subtraction that went below zero.
  *
- * What the program sees: the recorded status at the call (the argument
- * check is on the host) and cuBLAS's "On entry to SGEMM parameter number N"
- * line naming n; nothing is launched and the context stays usable.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): cublasSgemm returns CUBLAS_STATUS_INVALID_VALUE at the
+ * call (the argument check is on the host) and cuBLAS prints
+ *   ** On entry to SGEMM  parameter number 4 had an illegal value
+ * (n); nothing is launched and the context stays usable.
  *
  * What a PyTorch user sees: a negative size never reaches cuBLAS:
  *   RuntimeError: Trying to create tensor with negative dimension ...

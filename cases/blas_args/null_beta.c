@@ -3,7 +3,9 @@
  * The mistake: "C is not read, so beta does not matter" — it is still a
  * required argument.
  *
- * What the program sees: the recorded status at the call.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): cublasSgemm returns CUBLAS_STATUS_INVALID_VALUE at the
+ * call, without a message; the context stays usable.
  *
  * What a PyTorch user sees: nothing; PyTorch always passes beta.
  *

@@ -3,8 +3,10 @@
  * The mistake: the output buffer's allocation failed unchecked, or was
  * never made.
  *
- * What the program sees: the recorded outcome — whether C is checked on the
- * host or the kernel faults writing to address 0.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): C is checked on the host: cublasSgemm returns
+ * CUBLAS_STATUS_INVALID_VALUE at the call, no kernel faults, and the
+ * synchronize after it returns cudaSuccess.
  *
  * What a PyTorch user sees: nothing comparable; PyTorch allocates outputs.
  *

@@ -3,8 +3,10 @@
  * The mistake: using a handle whose creation failed (its status unchecked),
  * or one never created — a global initialised lazily on another path.
  *
- * What the program sees: the recorded status at the call (a NULL handle is
- * checked; a dangling one is not — see handle_used_after_destroy).
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): cublasSgemm returns CUBLAS_STATUS_NOT_INITIALIZED at the
+ * call (a NULL handle is checked; a dangling one is not — see
+ * handle_used_after_destroy).
  *
  * What a PyTorch user sees: nothing; PyTorch creates handles itself. A
  * failed creation shows up as in cublas_create_when_memory_full.

@@ -3,8 +3,9 @@
  * The mistake: a model loaded in bf16 meets an input (or LoRA weights) in
  * fp16. Both are 16-bit floats, so the bytes fit; the types do not.
  *
- * What the program sees: the recorded status at the call. The context stays
- * usable.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): cublasGemmEx returns CUBLAS_STATUS_NOT_SUPPORTED at the
+ * call, without a message. The context stays usable.
  *
  * What a PyTorch user sees: PyTorch checks dtypes first:
  *   RuntimeError: expected mat1 and mat2 to have the same dtype ...

@@ -4,7 +4,9 @@
  * without changing the data types; fp32 inputs cannot be accumulated in a
  * 16-bit compute type.
  *
- * What the program sees: the recorded status at the call.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): cublasGemmEx returns CUBLAS_STATUS_NOT_SUPPORTED at the
+ * call; the context stays usable.
  *
  * What a PyTorch user sees: nothing; PyTorch chooses compute types from
  * dtypes (torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction

@@ -4,9 +4,11 @@
  * The mistake: the same as lda_smaller_than_rows, in cuBLASLt's form: the
  * layout is described once (rows, cols, ld) and used later.
  *
- * What the program sees: where the bad ld is caught — at
- * cublasLtMatrixLayoutCreate, or only at cublasLtMatmul — and with which
- * status is what this case records.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): the bad ld is not caught at cublasLtMatrixLayoutCreate
+ * (CUBLAS_STATUS_SUCCESS for all three layouts and the descriptor) but only
+ * at cublasLtMatmul, which returns CUBLAS_STATUS_INVALID_VALUE. Nothing
+ * runs; the synchronize after it returns cudaSuccess.
  *
  * What a PyTorch user sees: nothing; PyTorch builds layouts from strides.
  *

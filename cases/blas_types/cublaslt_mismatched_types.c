@@ -3,9 +3,11 @@
  * The mistake: describing each matrix layout with its own type and
  * expecting cuBLASLt to convert.
  *
- * What the program sees: the layouts and the descriptor are created without
- * complaint — nothing checks them against each other until cublasLtMatmul,
- * which returns the recorded status.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): the layouts and the descriptor are created without
+ * complaint (CUBLAS_STATUS_SUCCESS) — nothing checks them against each
+ * other until cublasLtMatmul, which returns CUBLAS_STATUS_INVALID_VALUE.
+ * The context stays usable.
  *
  * What a PyTorch user sees: dtype mismatch errors from PyTorch before
  * cuBLASLt ("expected mat1 and mat2 to have the same dtype").

@@ -4,7 +4,9 @@
  * fp8 matrix products exist — but through cuBLASLt (cublasLtMatmul, with
  * scale factors and the TN layout), not through GemmEx.
  *
- * What the program sees: the recorded status at the call.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): cublasGemmEx returns CUBLAS_STATUS_INVALID_VALUE at the
+ * call, without a message; the context stays usable.
  *
  * What a PyTorch user sees: torch.matmul on float8 tensors is refused
  * ("addmm_cuda" not implemented for 'Float8_e4m3fn'); fp8 goes through

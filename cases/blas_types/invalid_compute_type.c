@@ -7,7 +7,9 @@
  * different story: CUDA_R_32F, 0, was accepted in a first recording on the
  * H100, so this case uses a value that means nothing: 12345.)
  *
- * What the program sees: the recorded status at the call.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): cublasGemmEx returns CUBLAS_STATUS_NOT_SUPPORTED at the
+ * call; the context stays usable.
  *
  * What a PyTorch user sees: nothing; PyTorch passes valid compute types.
  *

@@ -4,9 +4,12 @@
  * The mistake: an algorithm id carried over from autotuning on another
  * GPU or cuBLAS version, or a loop over "all algorithms" past the last one.
  *
- * What the program sees: the recorded status — this case measures whether
- * cuBLAS 13 rejects an unknown algorithm or ignores it (the documentation
- * says the numbered algorithms are deprecated on recent GPUs).
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): cuBLAS rejects the unknown algorithm rather than ignoring
+ * it (the documentation says the numbered algorithms are deprecated on
+ * recent GPUs): cublasGemmEx returns CUBLAS_STATUS_INVALID_VALUE at the
+ * call and cuBLAS prints
+ *   ** On entry to GEMM_EX  parameter number 18 had an illegal value
  *
  * What a PyTorch user sees: nothing; PyTorch uses CUBLAS_GEMM_DEFAULT.
  *

@@ -5,9 +5,12 @@
  * never freed. Device memory does not grow back until the process frees it
  * or exits.
  *
- * What the program sees: many allocations succeed, then cudaMalloc fails
- * with the recorded status; the quantity blocks_allocated says how many
- * GiB fit. Not sticky: freeing makes room again.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): many 1 GiB allocations succeed
+ * (blocks_allocated: 78 GiB on the H100, 139 GiB on the H200), then
+ * cudaMalloc returns cudaErrorMemoryAllocation and cudaGetLastError returns
+ * it again. Not sticky: after freeing, the next cudaMalloc returns
+ * cudaSuccess.
  *
  * What a PyTorch user sees: torch.OutOfMemoryError ("CUDA out of memory.
  * Tried to allocate 1.00 GiB ...") after memory crept up over iterations.

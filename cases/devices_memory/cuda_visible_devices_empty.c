@@ -3,11 +3,17 @@
  * The mistake: a launcher or job script that exports CUDA_VISIBLE_DEVICES=
  * (an unset variable expanded to nothing) — every GPU is hidden.
  *
- * What the program sees: the first CUDA call reports the recorded status
- * (no device), though nvidia-smi shows the GPU.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): cudaGetDeviceCount returns
+ * cudaErrorNoDevice (no device), though nvidia-smi shows the GPU; a later
+ * cudaMalloc returns it too. Under compute-sanitizer the process then exits
+ * 255. Without a driver the same call returns cudaErrorInsufficientDriver
+ * instead.
  *
  * What a PyTorch user sees: torch.cuda.is_available() is False, and the
- * first CUDA tensor raises (see the mirror's recorded message).
+ * first CUDA tensor raises (recorded with PyTorch 2.11 on the H100 and the
+ * H200):
+ *   RuntimeError: No CUDA GPUs are available
  *
  * Why: the variable filters the devices the driver shows the process; empty
  * means none.

@@ -4,11 +4,15 @@
  * The mistake: a job script written for an 8-GPU node run on a smaller one,
  * or a scheduler's GPU index used on a machine numbered differently.
  *
- * What the program sees: the recorded status of the first call: the
- * driver stops at the first invalid entry of the list, which here is the
- * only one.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): cudaGetDeviceCount returns
+ * cudaErrorNoDevice: the driver stops at the first invalid entry of the
+ * list, which here is the only one. Under compute-sanitizer the process
+ * then exits 255.
  *
- * What a PyTorch user sees: see the mirror's recorded message.
+ * What a PyTorch user sees (recorded with PyTorch 2.11 on the H100 and the
+ * H200): the first CUDA tensor raises
+ *   RuntimeError: No CUDA GPUs are available
  *
  * Why: entries that name no GPU end the list; nothing after them is visible.
  *

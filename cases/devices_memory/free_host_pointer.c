@@ -3,8 +3,11 @@
  * The mistake: mixing up which allocator owns a buffer (cleanup code that
  * calls cudaFree on everything).
  *
- * What the program sees: the recorded status at the call; the host memory
- * is untouched (and still needs free).
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): cudaFree returns
+ * cudaErrorInvalidValue at the call; not sticky (the next synchronize
+ * returns cudaSuccess); the host memory is untouched (and still needs
+ * free).
  *
  * What a PyTorch user sees: nothing; PyTorch owns its allocations.
  *

@@ -4,8 +4,9 @@
  * The mistake: freeing a sub-buffer (base + offset) that was carved out of
  * one big allocation, instead of the allocation itself.
  *
- * What the program sees: the recorded status at the call; the allocation
- * survives.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): cudaFree returns
+ * cudaErrorInvalidValue at the call; not sticky; the allocation survives.
  *
  * What a PyTorch user sees: nothing; views share storage that PyTorch frees.
  *

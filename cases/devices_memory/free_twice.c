@@ -2,9 +2,11 @@
  *
  * The mistake: two owners of one buffer, each freeing it.
  *
- * What the program sees: the recorded status of the second cudaFree (the
- * runtime tracks allocations, so unlike free() twice this need not crash —
- * unless the address was handed out again in between).
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): the second cudaFree returns
+ * cudaErrorInvalidValue (the runtime tracks allocations, so unlike free()
+ * twice this need not crash — unless the address was handed out again in
+ * between); not sticky.
  *
  * What a PyTorch user sees: nothing; PyTorch frees through its allocator.
  *

@@ -4,9 +4,10 @@
  * code carries on: the "allocation" succeeds, but what pointer comes back,
  * and what can be done with it?
  *
- * What the program sees: the recorded status of cudaMalloc(&p, 0), whether
- * p is NULL (the check step), and the status of a 4-byte cudaMemset through
- * it.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): cudaMalloc(&p, 0) returns
+ * cudaSuccess but sets p to NULL (the check step), and a 4-byte cudaMemset
+ * through it returns cudaErrorInvalidValue; not sticky.
  *
  * What a PyTorch user sees: empty tensors are legal everywhere (numel 0);
  * PyTorch never launches work on them.

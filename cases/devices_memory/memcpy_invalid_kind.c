@@ -3,7 +3,9 @@
  * The mistake: the source and destination swapped with the kind argument
  * (argument order), or a boolean "to device" passed as the kind.
  *
- * What the program sees: the recorded status at the call; nothing copied.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): cudaMemcpy returns
+ * cudaErrorInvalidMemcpyDirection at the call; nothing copied; not sticky.
  *
  * What a PyTorch user sees: nothing; tensor.to() picks the kind.
  *

@@ -3,8 +3,10 @@
  * The mistake: a size in elements passed as bytes the other way round, or
  * the size of the whole tensor copied from a slice.
  *
- * What the program sees: the recorded status — whether cudaMemcpy checks
- * the count against the allocation (it knows the allocation's size).
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): cudaMemcpy checks the count against
+ * the allocation (it knows the allocation's size) and returns
+ * cudaErrorInvalidValue at the call; not sticky.
  *
  * What a PyTorch user sees: nothing; copies take their size from tensors.
  *

@@ -4,8 +4,10 @@
  * The mistake: the kind does not match the pointers — a copy back to the
  * host written with the kind of the copy in.
  *
- * What the program sees: the recorded status; with unified addressing the
- * runtime can tell host from device pointers and may refuse.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): cudaMemcpy returns
+ * cudaErrorInvalidValue at the call: with unified addressing the runtime
+ * can tell host from device pointers, and it refuses. Not sticky.
  *
  * What a PyTorch user sees: nothing; tensor.cpu() picks the direction.
  *

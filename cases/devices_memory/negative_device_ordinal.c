@@ -3,8 +3,10 @@
  * The mistake: "-1 means no GPU / the CPU" carried over from a framework
  * convention (local_rank = -1 when not distributed) into cudaSetDevice.
  *
- * What the program sees: the recorded status at the call; the current
- * device is unchanged and later calls work.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): cudaSetDevice(-1) returns
+ * cudaErrorInvalidDevice at the call; the current device is unchanged and
+ * later calls work (the synchronize returns cudaSuccess).
  *
  * What a PyTorch user sees: torch.device("cuda", -1) is refused by PyTorch
  * itself ("Device index must not be negative"; see the mirror).

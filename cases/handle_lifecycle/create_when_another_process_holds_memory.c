@@ -5,13 +5,19 @@
  * tensors, a second training run). Unlike cublas_create_when_memory_full,
  * this process has no context yet: its own context needs memory too.
  *
- * What the program sees: the recorded statuses — of creating the context
- * (cudaFree(0)) and of cublasCreate — while a child process holds the
- * memory. Where the first failure appears is the lesson.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): the first failure is creating the context: cudaFree(0)
+ * returns cudaErrorMemoryAllocation while the child holds the memory (2–3
+ * MiB left free), so cublasCreate is never reached. Not sticky: once the
+ * child lets go, the next synchronize returns cudaSuccess. Where the first
+ * failure appears is the lesson.
  *
- * What a PyTorch user sees: "CUDA error: out of memory" at the first CUDA
- * call, or a CUBLAS_STATUS error at the first matmul (not recorded through
- * PyTorch yet).
+ * What a PyTorch user sees (recorded with PyTorch 2.11 on the H100 and the
+ * H200, a first CUDA tensor then a matmul): torch.AcceleratorError,
+ *   CUDA error: out of memory
+ *   Search for `cudaErrorMemoryAllocation' in https://docs.nvidia.com/...
+ * — a CUDA call's cudaErrorMemoryAllocation, as in C (not the allocator's
+ * torch.OutOfMemoryError), and no CUBLAS_STATUS error from the matmul.
  *
  * Why: each process has its own context (hundreds of MiB) plus cuBLAS's own
  * allocations; nvidia-smi shows who holds the memory.

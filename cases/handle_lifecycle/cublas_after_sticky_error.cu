@@ -6,14 +6,22 @@
  * device-side fault reported as a cuBLAS error: the matmul after a faulting
  * kernel fails, and its error names cuBLAS.
  *
- * What the program sees: the recorded statuses of cublasSgemm on an
- * existing handle and of cublasCreate for a new one, once the context is
- * poisoned.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): once the context is poisoned (the kernel's synchronize
+ * returned cudaErrorIllegalAddress), cublasSgemm on the existing handle
+ * returns CUBLAS_STATUS_EXECUTION_FAILED and cublasCreate for a new one
+ * returns CUBLAS_STATUS_NOT_INITIALIZED; the next synchronize and a fresh
+ * cudaMalloc still return cudaErrorIllegalAddress (sticky). Under compute-sanitizer (H100,
+ * 13.0) the same, with cudaErrorLaunchFailure in place of
+ * cudaErrorIllegalAddress.
  *
- * What a PyTorch user sees (for a device-side fault followed by a matmul):
- * "CUDA error: an illegal memory access was encountered", or a CUBLAS_STATUS
- * error from the matmul — which one depends on where the fault is noticed
- * (not recorded through PyTorch yet).
+ * What a PyTorch user sees (recorded with PyTorch 2.11 on the H100 and the
+ * H200, for an out-of-range embedding index followed by a matmul): the
+ * kernel prints
+ *   Indexing.cu:1515: indexSelectSmallIndex: ... Assertion `srcIndex < srcSelectDimSize` failed.
+ * and PyTorch raises torch.AcceleratorError, "CUDA error: device-side
+ * assert triggered" — the CUDA error, not a CUBLAS_STATUS one from the
+ * matmul.
  *
  * Why: a sticky error makes every later call in the process fail, whatever
  * library makes it.

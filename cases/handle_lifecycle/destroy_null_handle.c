@@ -3,8 +3,11 @@
  * The mistake: cleanup code that destroys a handle whose creation failed
  * (or never happened) — harmless for free(NULL), but is it for cuBLAS?
  *
- * What the program sees: the recorded status (free(NULL) is a no-op by the C
- * standard; cublasDestroy(NULL) is a call with a status of its own).
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): cublasDestroy(NULL) returns CUBLAS_STATUS_NOT_INITIALIZED
+ * (free(NULL) is a no-op by the C standard; cublasDestroy(NULL) is a call
+ * with a status of its own). Nothing else is affected: the synchronize
+ * after it returns cudaSuccess.
  *
  * What a PyTorch user sees: nothing.
  *

@@ -5,8 +5,11 @@
  * (cublasSetStream) and destroyed when the request ends; the next request
  * uses the handle, still bound to the dead stream.
  *
- * What the program sees: the recorded outcome of the gemm on a destroyed
- * stream — an error status, a crash, or apparent success.
+ * What the program sees: it depends on the version. H100 on CUDA 11.8 and
+ * 13.0, one and two H200s on 13.0: cublasSgemm on the destroyed stream
+ * returns CUBLAS_STATUS_EXECUTION_FAILED at the call, and the context stays
+ * usable. H100 on CUDA 12.4: the process dies of SIGSEGV in the
+ * cublasSgemm call, which never returns.
  *
  * What a PyTorch user sees: nothing; PyTorch sets the handle's stream to the
  * current stream before every call.

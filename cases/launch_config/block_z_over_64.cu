@@ -3,8 +3,11 @@
  * The mistake: a 3-D block shaped after the data (depth 65) — within 1024
  * threads in total, but blockDim.z is limited to 64.
  *
- * What the program sees: the launch is refused (cudaGetLastError gives the
- * recorded code); not sticky.
+ * What the program sees: the launch is refused: cudaGetLastError returns
+ * cudaErrorInvalidValue from CUDA 13.0 on (H100 on 13.0; H200 on 13.0 to
+ * 13.5) and cudaErrorInvalidConfiguration before it (H100 on 11.8 and 12.4;
+ * H200 on 11.8 and 12.0 to 12.9); not sticky (the synchronize returns
+ * cudaSuccess).
  *
  * What a PyTorch user sees: nothing from PyTorch's kernels.
  *

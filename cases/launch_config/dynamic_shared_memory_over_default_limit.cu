@@ -5,8 +5,9 @@
  * (about 227 KiB on Hopper), but a kernel gets more than 48 KiB only after
  * cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, n).
  *
- * What the program sees: the launch is refused (cudaGetLastError: the
- * recorded code). Not sticky.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): the launch is refused:
+ * cudaGetLastError returns cudaErrorInvalidValue. Not sticky.
  *
  * What a PyTorch user sees: from Triton or custom kernels, an "out of
  * resource: shared memory" error (not recorded through PyTorch yet).

@@ -4,8 +4,11 @@
  * The mistake: a tile size tuned on one GPU (or computed from the data)
  * needs more shared memory than sharedMemPerBlockOptin of this one.
  *
- * What the program sees: cudaFuncSetAttribute itself fails, and the launch
- * that follows is refused too (both recorded).
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): cudaFuncSetAttribute itself returns
+ * cudaErrorInvalidValue (the opt-in limit is 232448 bytes on both GPUs),
+ * and the launch that follows is refused too: cudaGetLastError returns
+ * cudaErrorInvalidValue. Not sticky.
  *
  * What a PyTorch user sees: Triton reports "out of resource: shared memory,
  * Required: N, Hardware limit: M" for such kernels (not recorded yet).

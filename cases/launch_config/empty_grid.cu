@@ -3,13 +3,17 @@
  * The mistake: grid = n / block for n = 0 (an empty batch, an empty tensor),
  * or integer division that rounds a small n down to 0.
  *
- * What the program sees: the launch is refused; the error waits in the
- * last-error slot for cudaGetLastError. It is not sticky.
+ * What the program sees: the launch is refused: cudaGetLastError returns
+ * cudaErrorInvalidValue from CUDA 13.0 on (H100 on 13.0; H200 on 13.0 to
+ * 13.5) and cudaErrorInvalidConfiguration before it (H100 on 11.8 and 12.4;
+ * H200 on 11.8 and 12.0 to 12.9). The error waits in the last-error slot
+ * for cudaGetLastError. It is not sticky.
  *
  * What a PyTorch user sees: PyTorch's own kernels return early on empty
- * tensors; "RuntimeError: CUDA error: invalid configuration argument" is what
- * users of custom kernels report for an empty input (not recorded through
- * PyTorch yet).
+ * tensors — the mirror (softmax over an empty batch, PyTorch 2.11 on the
+ * H100 and the H200) raises nothing; "RuntimeError: CUDA error: invalid
+ * configuration argument" is what users of custom kernels report for an
+ * empty input.
  *
  * Why: every grid dimension must be at least 1.
  *

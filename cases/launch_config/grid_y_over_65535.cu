@@ -3,8 +3,10 @@
  * The mistake: putting the long dimension (rows, tokens) on grid.y or
  * grid.z. Only grid.x may go up to 2³¹-1; y and z stop at 65535.
  *
- * What the program sees: the launch is refused; cudaGetLastError returns the
- * recorded code. Not sticky.
+ * What the program sees: the launch is refused: cudaGetLastError returns
+ * cudaErrorInvalidValue from CUDA 13.0 on (H100 on 13.0; H200 on 13.0 to
+ * 13.5) and cudaErrorInvalidConfiguration before it (H100 on 11.8 and 12.4;
+ * H200 on 11.8 and 12.0 to 12.9). Not sticky.
  *
  * What a PyTorch user sees: nothing from PyTorch's kernels; custom kernels
  * meet it on large inputs (not recorded through PyTorch).

@@ -6,8 +6,11 @@
  * kernel — reports it, sending the search to the wrong kernel.
  *
  * What the program sees: broken — the check after the good kernel returns
- * the first kernel's error; fixed — checking after each launch puts the
- * error where it belongs, and the second check is clean.
+ * the first kernel's error (cudaErrorInvalidValue from CUDA 13.0 on: H100
+ * on 13.0, H200 on 13.0 to 13.5; cudaErrorInvalidConfiguration before it:
+ * H100 on 11.8 and 12.4, H200 on 11.8 and 12.0 to 12.9); fixed — checking
+ * after each launch puts that error where it belongs, and the second check
+ * returns cudaSuccess.
  *
  * What a PyTorch user sees: "CUDA kernel errors might be asynchronously
  * reported at some other API call, so the stacktrace below might be

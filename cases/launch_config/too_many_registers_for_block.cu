@@ -5,9 +5,11 @@
  * register count. A block's threads share the multiprocessor's 65536
  * registers: at more than 64 registers a thread, 1024 threads do not fit.
  *
- * What the program sees: the launch is refused (cudaGetLastError: the
- * recorded code, "too many resources requested for launch"); not sticky.
- * The quantity registers_per_thread is read from cudaFuncGetAttributes.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): the launch is refused:
+ * cudaGetLastError returns cudaErrorLaunchOutOfResources ("too many
+ * resources requested for launch"); not sticky. The quantity
+ * registers_per_thread, read from cudaFuncGetAttributes, is 127.
  *
  * What a PyTorch user sees: custom kernels and extensions report "CUDA
  * error: too many resources requested for launch" (not recorded yet).

@@ -4,9 +4,11 @@
  * The mistake: keeping scalars on the device (to avoid a synchronize) and
  * forgetting cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_DEVICE).
  *
- * What the program sees: in host mode cuBLAS reads *alpha on the CPU, at the
- * call; a device address is not mapped on the host, so the process itself
- * faults — the recorded end says how it dies. No status is returned.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): in host mode cuBLAS reads *alpha on the CPU, at the call;
+ * a device address is not mapped on the host, so the process itself dies of
+ * SIGSEGV inside cublasSgemm. No status is returned. Under
+ * compute-sanitizer (H100, 13.0) the process exits with status 11 instead.
  *
  * What a PyTorch user sees: nothing; PyTorch manages pointer modes.
  *

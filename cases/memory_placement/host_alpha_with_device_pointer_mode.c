@@ -5,9 +5,14 @@
  * handle shared with code that switched it to device mode, used by code that
  * passes &alpha.
  *
- * What the program sees: in device mode the kernel reads *alpha on the GPU.
- * A host stack address is not mapped there: the call succeeds and the
- * recorded fault surfaces at the synchronize.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): in device mode the kernel reads *alpha on the GPU. A host
+ * stack address is not mapped there: cublasSgemm returns
+ * CUBLAS_STATUS_SUCCESS at the call, the synchronize returns
+ * cudaErrorIllegalAddress, and the context is lost (a later cudaMalloc
+ * returns it too: sticky). With CUDA_LAUNCH_BLOCKING=1 (H100, 13.0)
+ * cublasSgemm itself returns CUBLAS_STATUS_EXECUTION_FAILED; under
+ * compute-sanitizer the synchronize returns cudaErrorLaunchFailure.
  *
  * What a PyTorch user sees: nothing; PyTorch manages pointer modes.
  *

@@ -3,9 +3,13 @@
  * The mistake: writing the result "straight into the host buffer" to save a
  * copy.
  *
- * What the program sees: the recorded outcome. Without pageable-memory
- * access the kernel's writes fault: success at the call, illegal address at
- * the synchronize, sticky.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0; none has pageable-memory access): the kernel's writes
+ * fault: cublasSgemm returns CUBLAS_STATUS_SUCCESS at the call, the
+ * synchronize returns cudaErrorIllegalAddress, and the context is lost (a
+ * later cudaMalloc returns it too: sticky). With CUDA_LAUNCH_BLOCKING=1
+ * (H100, 13.0) cublasSgemm itself returns CUBLAS_STATUS_EXECUTION_FAILED;
+ * under compute-sanitizer the synchronize returns cudaErrorLaunchFailure.
  *
  * What a PyTorch user sees: out= with a CPU tensor on a CUDA matmul is
  * refused: "Expected all tensors to be on the same device".

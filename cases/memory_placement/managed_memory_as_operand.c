@@ -5,7 +5,14 @@
  * A from cudaMallocManaged, written by the CPU and read by the GPU, migrated
  * on demand.
  *
- * What the program sees: broken — the recorded fault; fixed — success.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): broken — cublasSgemm returns CUBLAS_STATUS_SUCCESS at the
+ * call, the synchronize returns cudaErrorIllegalAddress, and the context is
+ * lost (a later cudaMalloc returns it too: sticky). With
+ * CUDA_LAUNCH_BLOCKING=1 (H100, 13.0) cublasSgemm itself returns
+ * CUBLAS_STATUS_EXECUTION_FAILED; under compute-sanitizer the synchronize
+ * returns cudaErrorLaunchFailure. Fixed — CUBLAS_STATUS_SUCCESS and
+ * cudaSuccess throughout.
  *
  * What a PyTorch user sees: nothing comparable.
  *

@@ -5,8 +5,14 @@
  * variant): A from cudaMallocHost, which the GPU maps, so a kernel can read
  * it over the bus — slowly, but correctly.
  *
- * What the program sees: broken — success at the call, then the recorded
- * fault at the synchronize; fixed — success and a correct result.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): broken — cublasSgemm returns CUBLAS_STATUS_SUCCESS at the
+ * call, the synchronize returns cudaErrorIllegalAddress, and the context is
+ * lost (a later cudaMalloc returns it too: sticky). With
+ * CUDA_LAUNCH_BLOCKING=1 (H100, 13.0) cublasSgemm itself returns
+ * CUBLAS_STATUS_EXECUTION_FAILED; under compute-sanitizer the synchronize
+ * returns cudaErrorLaunchFailure. Fixed — CUBLAS_STATUS_SUCCESS and
+ * cudaSuccess throughout.
  *
  * What a PyTorch user sees: pinned CPU tensors (pin_memory()) are still CPU
  * tensors to torch.matmul: "Expected all tensors to be on the same device".

@@ -5,9 +5,11 @@
  * time, and a pointer that is only 4-byte aligned cannot feed them. Does
  * cuBLAS fail, fall back to a slower kernel, or compute garbage?
  *
- * What the program sees: the recorded status and whether the result matches
- * the CPU reference — on the H100 this is what tells whether misalignment
- * is a correctness problem or only a speed one for cuBLAS.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): no error, and no wrong result: cublasSgemm returns
+ * CUBLAS_STATUS_SUCCESS and the result matches the CPU reference — for
+ * cuBLAS, misalignment by one element is a speed question, not a
+ * correctness one.
  *
  * What a PyTorch user sees: nothing; a misaligned view (x[1:]) multiplies
  * correctly (PyTorch may copy it or pass it as is).

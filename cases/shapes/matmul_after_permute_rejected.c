@@ -8,11 +8,16 @@
  * with A = X viewed transposed) that asks for lda >= k = 20 while X's rows
  * are only 10 long.
  *
- * What the program sees: the recorded status at the call — the mismatch is
- * visible only because it also breaks the lda rule.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; one and two
+ * H200s on 13.0): cublasSgemm returns CUBLAS_STATUS_INVALID_VALUE at the
+ * call and cuBLAS prints
+ *   ** On entry to SGEMM  parameter number 8 had an illegal value
+ * — the mismatch is visible only because it also breaks the lda rule.
  *
- * What a PyTorch user sees: PyTorch checks shapes first:
- *   RuntimeError: mat1 and mat2 shapes cannot be multiplied (10x20 and 10x20)
+ * What a PyTorch user sees: PyTorch checks shapes first (recorded with
+ * PyTorch 2.11 on the H100 and the H200):
+ *   RuntimeError: Expected size for first two dimensions of batch2 tensor
+ *   to be: [1, 20] but got: [1, 10].
  * Note that the article has its two examples backwards: input (1, 20, 10)
  * permuted to (1, 10, 20) is the one that does not conform to a 10×20
  * weight; (1, 10, 20) permuted to (1, 20, 10) multiplies fine (see the

@@ -4,9 +4,13 @@
  * The mistake: treating a sticky error like an ordinary one: reset the
  * device and continue in the same process.
  *
- * What the program sees: the recorded statuses of cudaDeviceReset and of a
- * fresh cudaMalloc afterwards — whether this driver lets the process back
- * in after a reset is what this case measures.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): after the synchronize returns
+ * cudaErrorIllegalAddress, cudaDeviceReset returns cudaSuccess — but a
+ * fresh cudaMalloc afterwards returns cudaErrorDevicesUnavailable, and so
+ * does the probe after it: this driver (580.159.04) does not let the
+ * process back in after a reset. Under compute-sanitizer (H100, 13.0) the
+ * same, with cudaErrorLaunchFailure at the synchronize.
  *
  * What a PyTorch user sees: PyTorch offers no reset; after an illegal
  * access every CUDA call raises until the process exits.

@@ -4,11 +4,19 @@
  * PyTorch's indexing kernels report a bad index (embedding lookups with a
  * token id >= vocabulary size, class labels >= num_classes).
  *
- * What the program sees: the kernel prints the failed assertion, and the
- * next synchronize returns the recorded error; the context is lost (sticky).
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): the launch check returns
+ * cudaSuccess, the kernel prints the failed assertion,
+ *   device_side_assert.cu:29: void lookup(const int *, int, int *): block: [0,0,0], thread: [0,0,0] Assertion `*index < size` failed.
+ * and the next synchronize returns cudaErrorAssert; the context is lost
+ * (sticky: a later cudaMalloc returns cudaErrorAssert too). With
+ * CUDA_LAUNCH_BLOCKING=1 (H100, 13.0) the launch check itself returns
+ * cudaErrorAssert.
  *
- * What a PyTorch user sees: "RuntimeError: CUDA error: device-side assert
- * triggered" (see the mirror: an index past the end of an embedding), often
+ * What a PyTorch user sees (recorded with PyTorch 2.11 on the H100 and the
+ * H200; the mirror indexes past the end of an embedding): the kernel prints
+ * "Assertion `srcIndex < srcSelectDimSize` failed." and PyTorch raises
+ * torch.AcceleratorError, "CUDA error: device-side assert triggered", often
  * from a later call; every CUDA call after it fails.
  *
  * Why: a failed device assert traps the kernel; like an illegal address,

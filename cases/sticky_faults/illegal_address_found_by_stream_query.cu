@@ -5,9 +5,13 @@
  * Code that polls (to overlap host work) sees a kernel's fault at the first
  * query after it happens — which may be many calls after the launch.
  *
- * What the program sees: the query returns cudaErrorNotReady while the
- * kernel runs, then the recorded fault instead of cudaSuccess; the context
- * is lost.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): polled until it stops answering
+ * cudaErrorNotReady ("still running"), cudaStreamQuery returns
+ * cudaErrorIllegalAddress instead of cudaSuccess; the context is lost (a
+ * later cudaMalloc returns it too). With CUDA_LAUNCH_BLOCKING=1 (H100,
+ * 13.0) the launch check already returns cudaErrorIllegalAddress; under
+ * compute-sanitizer the query returns cudaErrorLaunchFailure.
  *
  * What a PyTorch user sees: torch.cuda.Stream.query() (or an event's
  * query) raising the illegal-address error (not recorded yet).

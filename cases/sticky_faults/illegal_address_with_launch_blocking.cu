@@ -6,8 +6,12 @@
  * With it, every launch waits for its kernel, so the error should be seen
  * at (or right after) the faulting launch instead of at a later call.
  *
- * What the program sees: the recorded statuses of the launch check and the
- * synchronize with the variable set before CUDA starts.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0, with the variable set before CUDA
+ * starts): the launch check (cudaGetLastError) already returns
+ * cudaErrorIllegalAddress, and so do the synchronize and a later cudaMalloc
+ * (sticky). Under compute-sanitizer (H100, 13.0) all three return
+ * cudaErrorLaunchFailure.
  *
  * What a PyTorch user sees: with CUDA_LAUNCH_BLOCKING=1, the stack trace of
  * an illegal access points at the faulting operation.

@@ -4,9 +4,13 @@
  * The mistake: an index or pointer computed wrongly — out-of-range indices
  * into a device array end up as addresses the GPU has not mapped.
  *
- * What the program sees: a clean launch, the recorded fault at the
- * synchronize, and a context that stays broken (sticky) — the probe after
- * the variant records it.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): a clean launch (cudaGetLastError
+ * returns cudaSuccess), cudaErrorIllegalAddress at the synchronize, and a
+ * context that stays broken (sticky) — the probe after the variant, a
+ * cudaMalloc, returns cudaErrorIllegalAddress too. With
+ * CUDA_LAUNCH_BLOCKING=1 (H100, 13.0) the launch check already returns it;
+ * under compute-sanitizer the synchronize returns cudaErrorLaunchFailure.
  *
  * What a PyTorch user sees: "RuntimeError: CUDA error: an illegal memory
  * access was encountered" from a later operation (not recorded through

@@ -4,8 +4,13 @@
  * The mistake: casting a char pointer with an odd offset (a packed record,
  * a header of odd length) to float* or int* on the device.
  *
- * What the program sees: a clean launch, the recorded fault at the
- * synchronize, and a context lost (sticky) — like an illegal address.
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): a clean launch (cudaGetLastError
+ * returns cudaSuccess), cudaErrorMisalignedAddress at the synchronize, and
+ * a context lost (sticky: a later cudaMalloc returns it too) — like an
+ * illegal address. With CUDA_LAUNCH_BLOCKING=1 (H100, 13.0) the launch
+ * check already returns cudaErrorMisalignedAddress; under compute-sanitizer
+ * the synchronize returns cudaErrorLaunchFailure.
  *
  * What a PyTorch user sees: "CUDA error: misaligned address" from custom
  * kernels (not recorded yet).

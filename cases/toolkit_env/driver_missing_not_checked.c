@@ -5,12 +5,14 @@
  * without the GPU runtime). The first CUDA call fails — the program must
  * notice there, not at some later allocation.
  *
- * What the program sees: on a machine with no driver, cudaGetDeviceCount
- * returns the recorded status (cudaErrorInsufficientDriver: "CUDA driver
- * version is insufficient for CUDA runtime version", the same text as a
- * too-old driver) and every later call does too. The fixed variant checks
- * and takes the CPU path; the broken one carries on to cudaMalloc. With a
- * GPU, both succeed: this case's lesson is written by the no-driver column.
+ * What the program sees (no driver; CUDA 11.8, 12.4 and 13.0 runtimes
+ * alike): cudaGetDeviceCount returns cudaErrorInsufficientDriver ("CUDA
+ * driver version is insufficient for CUDA runtime version", the same text
+ * as a too-old driver) and every later call does too. The fixed variant
+ * checks and takes the CPU path; the broken one carries on to cudaMalloc,
+ * which returns cudaErrorInsufficientDriver again. With a GPU (H100 on
+ * 11.8, 12.4 and 13.0; H200 on 11.8 and 12.0 to 13.5), both return
+ * cudaSuccess: this case's lesson is written by the no-driver column.
  *
  * What a PyTorch user sees: torch.cuda.is_available() is False; the first
  * CUDA tensor raises "RuntimeError: Found no NVIDIA driver on your system"

@@ -5,10 +5,15 @@
  * and no PTX. Machine code (SASS) runs only on its own architecture family;
  * only PTX can be compiled forward for a newer GPU at load time.
  *
- * What the program sees: the compiled kernel's launch is refused with the
- * recorded status (no kernel image for this device) — on GPUs other than
- * sm_75. The fixed variant loads the same kernel as PTX text
- * (cudaLibraryLoadData), which the driver compiles for this GPU, and runs it.
+ * What the program sees (every GPU environment recorded: H100 with CUDA
+ * 11.8, 12.4 and 13.0 in every run mode, H200 with runtimes 11.8 to 13.5,
+ * two H200s): the launch check, cudaGetLastError right after the <<<>>>, returns
+ * cudaErrorNoKernelImageForDevice ("no kernel image is available for
+ * execution on the device"), the output is never written (result_wrong),
+ * and the error is not sticky. The fixed variant loads the same kernel as
+ * PTX text (cudaLibraryLoadData), which the driver compiles for this GPU,
+ * and runs it correctly (runtimes 12.8 and later; before, the fixed variant
+ * skips: no cudaLibraryLoadData).
  *
  * What a PyTorch user sees: "CUDA error: no kernel image is available for
  * execution on the device" with a PyTorch or extension build that lacks this
@@ -51,8 +56,8 @@ static void run_kernel(int from_ptx)
     if (!ATLAS_CUDA("alloc", cudaMalloc((void **)&out, n * sizeof(int))))
         return;
     if (from_ptx) {
-#if CUDART_VERSION < 12050
-        atlas_skip("the fixed variant loads PTX with cudaLibraryLoadData, which the runtime has from CUDA 12.5");
+#if CUDART_VERSION < 12080
+        atlas_skip("the fixed variant loads PTX with cudaLibraryLoadData, which the runtime headers have from CUDA 12.8 (not in 12.5 or 12.6)");
 #else
         cudaLibrary_t library;
         cudaKernel_t kernel;

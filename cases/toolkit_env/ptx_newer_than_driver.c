@@ -5,13 +5,20 @@
  * than the driver) shipped to a machine whose driver is older. Each driver
  * JIT-compiles PTX only up to the ISA version of its CUDA release.
  *
- * What the program sees: cudaLibraryLoadData refuses the module with the
- * recorded status. The fixed variant loads the same kernel declared as PTX
- * ISA 7.0, which any CUDA 11+ driver accepts.
+ * What the program sees (H100 and H200, driver 580 = CUDA 13.0, runtimes
+ * 12.8 to 13.5, one and two GPUs): cudaLibraryLoadData returns cudaSuccess —
+ * with lazy loading nothing is compiled yet — and the refusal comes at
+ * cudaLibraryGetKernel: cudaErrorUnsupportedPtxVersion ("the provided PTX
+ * was compiled with an unsupported toolchain"). Not sticky: the probe after
+ * it succeeds. Runtimes before 12.8 lack cudaLibraryLoadData (the case skips
+ * there). The fixed variant loads the same kernel declared as PTX ISA 7.0,
+ * which any CUDA 11+ driver accepts, and runs it.
  *
  * What a PyTorch user sees: "CUDA error: the provided PTX was compiled with
  * an unsupported toolchain" — from Triton kernels or extensions built with a
- * newer CUDA than the driver (not recorded: the image's driver matches).
+ * newer CUDA than the driver (no mirror: PyTorch loads no PTX of its own
+ * here; cases/driver_versions/ptx_from_a_newer_nvrtc does the same with a
+ * real NVRTC 13.2's output).
  *
  * Why: PTX ISA 9.0 belongs to CUDA 13.0; the recorded driver (580, CUDA 13.0)
  * cannot know what a later ISA means.
@@ -28,9 +35,9 @@
 
 static void load_ptx_version(const char *version)
 {
-#if CUDART_VERSION < 12050
+#if CUDART_VERSION < 12080
     (void)version;
-    atlas_skip("this case loads PTX with cudaLibraryLoadData, which the runtime has from CUDA 12.5");
+    atlas_skip("this case loads PTX with cudaLibraryLoadData, which the runtime headers have from CUDA 12.8 (not in 12.5 or 12.6)");
 #else
     char ptx[256];
     cudaLibrary_t library;

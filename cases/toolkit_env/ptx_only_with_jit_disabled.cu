@@ -5,9 +5,12 @@
  * =75-virtual) to save build time, on a system where JIT compilation is
  * disabled (a locked-down cluster, or to check that a build has SASS).
  *
- * What the program sees: with the variable set before CUDA starts, the
- * launch is refused with the recorded status; without it (fixed variant),
- * the driver compiles the PTX at load time and the kernel runs. Both
+ * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
+ * 12.0 to 13.5, and two H200s on 13.0): with the variable set before CUDA
+ * starts, the launch is refused — cudaGetLastError returns
+ * cudaErrorJitCompilationDisabled — and the result is wrong because the
+ * kernel never ran; not sticky. Without it (fixed variant), the driver
+ * compiles the PTX at load time and the kernel runs (result correct). Both
  * variants turn off the driver's JIT cache (CUDA_CACHE_DISABLE=1): a first
  * recording without it ran the "broken" variant successfully, from the
  * machine code that the fixed variant's JIT had left in the cache.

@@ -5,10 +5,17 @@
  * for linking on machines without a driver, never for running), or a
  * container image that copied the stub in as libcuda.so.1.
  *
- * What the program sees: every CUDA call fails with the recorded status
- * (the runtime recognises the stub and says so), although the real driver
- * is installed. The case runs the check in a child process whose library
- * path has the stub first; the fixed variant's child has the ordinary path.
+ * What the program sees (H100 and one and two H200s on CUDA 13.0):
+ * cudaGetDeviceCount returns cudaErrorStubLibrary (the runtime recognises
+ * the stub and says so), although the real driver is installed. The case
+ * runs the check in a child process whose library path has the stub first;
+ * the fixed variant's child has the ordinary path and gets cudaSuccess.
+ * Without a driver the broken child gets cudaErrorStubLibrary too, the
+ * fixed one cudaErrorInsufficientDriver. Under compute-sanitizer (H100,
+ * 13.0) the broken child ended with status 11 before recording anything.
+ * With every other runtime recorded (H100 on 11.8 and 12.4; H200 on 11.8,
+ * 12.0 to 12.9 and 13.1 to 13.5) the case is skipped: no stub libcuda was
+ * found for it.
  *
  * What a PyTorch user sees: torch.cuda.is_available() is False, with a
  * warning naming the error (not recorded yet).

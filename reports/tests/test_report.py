@@ -21,7 +21,7 @@ sys.path.insert(0, HERE)
 
 import atlas  # noqa: E402
 from atlas_data import ROOT, default_results_paths, load_cases, load_results, version_key  # noqa: E402
-from atlas_matrix import Matrix, comparisons, differences, stale_lessons  # noqa: E402
+from atlas_matrix import STATUS_WORD, Matrix, comparisons, differences, stale_lessons  # noqa: E402
 from browser import Browser, chromium  # noqa: E402
 import fuzz_results  # noqa: E402
 
@@ -307,6 +307,50 @@ class Lessons(unittest.TestCase):
         self.assertIn('stale: the PyTorch paragraph says "not recorded yet"', mine[0])
         self.assertIn("vague", mine[1])
         self.assertNotIn(cases["lda_smaller_than_rows"].source_path, [path for path, _ in found])
+
+    def problems(self, sees):
+        built = Built.get()
+        cases = dict(load_cases())
+        case = copy.copy(cases["cusolver_create_when_memory_full"])
+        case.sections = dict(case.sections, sees=sees)
+        cases[case.name] = case
+        return [problem for path, problem in stale_lessons(Matrix(built.results, cases)) if path == case.source_path]
+
+    def test_a_vague_header_is_found_whatever_its_title(self):
+        for sees in ("What the program sees (H200, CUDA 13.0, cuSOLVER 12 (the wheel's)): the recorded status at the call.",
+                     "What the program sees: cusolverDnCreate fails with the recorded status.",
+                     "What the program sees (H200): cudaMalloc and cufftPlan1d with CUFFT_R2C, then ncclAllReduce."):
+            mine = self.problems(sees)
+            self.assertEqual(len(mine), 1, (sees, mine))
+            self.assertIn("vague", mine[0])
+            self.assertNotIn("H200", mine[0])                 # the excerpt starts after the title
+        mine = self.problems("What the program sees (H100): cublasSgemm returns CUBLAS_STATUS_INVALID_VALUE, as the recorded fault.")
+        self.assertEqual(mine, ['vague: "What the program sees" says "the recorded fault" instead of naming it'])
+
+    def test_a_concrete_header_of_any_library_passes(self):
+        for sees in ("What the program sees (H200, CUDA 13.0, cuSOLVER 12 (and the wheel's)): cusolverDnCreate returns "
+                     "CUSOLVER_STATUS_INTERNAL_ERROR (7).",
+                     "What the program sees (H200): cufftPlan1d returns CUFFT_INVALID_SIZE.",
+                     "What the program sees: cudnnSetTensor4dDescriptor returns CUDNN_STATUS_BAD_PARAM.",
+                     "What the program sees (two H200s): ncclCommInitRank stays ncclInProgress; ncclCommAbort returns ncclSuccess.",
+                     "What the program sees: cuModuleLoadData returns CUDA_ERROR_NO_BINARY_FOR_GPU.",
+                     "What the program sees: the process dies of SIGSEGV.",
+                     "What the program sees: no error, and a wrong result."):
+            self.assertEqual(self.problems(sees), [], sees)
+
+    def test_every_recorded_status_name_counts_and_no_function_name_does(self):
+        names = set()
+        for path in glob.glob(os.path.join(ROOT, "reports", "status_names", "*.tsv")) + \
+                glob.glob(os.path.join(ROOT, "reports", "error_strings_*.tsv")):
+            with open(path, encoding="utf-8") as f:
+                names |= {line.split("\t")[2].strip() for line in f if not line.startswith("#") and line.count("\t") >= 2}
+        for lib in ("cudaSuccess", "CUDA_ERROR_INVALID_IMAGE", "CUBLAS_STATUS_SUCCESS", "CUSOLVER_STATUS_SUCCESS",
+                    "CUFFT_INVALID_SIZE", "CUDNN_STATUS_BAD_PARAM", "ncclInProgress"):
+            self.assertIn(lib, names)
+        self.assertEqual([n for n in sorted(names) if not STATUS_WORD.fullmatch(n)], [])
+        for word in ("cudaMalloc", "cudaGetLastError", "CUFFT_R2C", "CUFFT_FORWARD", "ncclAllReduce", "ncclCommInitRank",
+                     "CUBLAS_OP_N", "CUDNN_DATA_FLOAT", "cusolverDnCreate"):
+            self.assertIsNone(STATUS_WORD.search(word), word)
 
 
 class Fixtures(unittest.TestCase):

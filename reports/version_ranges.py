@@ -1,0 +1,229 @@
+"""Versions as ranges: what each recorded run saw, along one version axis
+(cudart, cublas, driver), as segments of versions that behaved alike, the
+changes between them, and the narrowest rule condition the runs support.
+
+Pure functions over results (atlas_data.Results, or anything with
+`environment`, `runs`, `path` and `kind`); nothing here reads files or
+prints. Used by reports/draft_rules.py (--range) and reports/atlas_versions.py.
+
+Versions are ordered number by number: 11.8 < 12.0 < 12.4 < 12.10 < 13.0.
+"""
+import collections
+import os
+
+# The CUDA releases that exist (there is no 12.7), so that a change between
+# two tested versions can say whether a release between them went untested.
+CUDA_RELEASES = ("11.0", "11.1", "11.2", "11.3", "11.4", "11.5", "11.6", "11.7", "11.8",
+                 "12.0", "12.1", "12.2", "12.3", "12.4", "12.5", "12.6", "12.8", "12.9",
+                 "13.0", "13.1", "13.2", "13.3", "13.4", "13.5")
+KNOWN_RELEASES = {"cudart": CUDA_RELEASES, "cuda": CUDA_RELEASES}
+
+NOT_RUN = "not run"
+
+
+def parse_version(text):
+    """'12.4' -> (12, 4); '13.1.0' -> (13, 1, 0); anything else (none, ?, 12.x) -> None."""
+    parts = str(text or "").strip().split(".")
+    if not parts or not all(p.isdigit() for p in parts):
+        return None
+    return tuple(int(p) for p in parts)
+
+
+def version_key(text):
+    """A sort key that orders versions numerically and puts non-versions last."""
+    parsed = parse_version(text)
+    return (0, parsed) if parsed is not None else (1, str(text))
+
+
+def sort_versions(versions):
+    return sorted(set(versions), key=version_key)
+
+
+def column_version(environment, field):
+    """The column's version on the axis. A CUDA 11 runtime cannot say its
+    version without a driver: the version it was built with stands in."""
+    version = environment.get(field, "none")
+    if field == "cudart" and parse_version(version) is None:
+        version = environment.get("cudart_header", "none")
+    return version
+
+
+def group_of(results, field):
+    """The columns that may be compared along `field`: same GPU (or no
+    driver), same driver when the axis is not the driver, same mode."""
+    e = results.environment
+    gpu = "no driver" if e.get("driver", "none") == "none" else e.get("gpu", "none")
+    driver = e.get("driver", "none") if field != "driver" else "*"
+    return (gpu, driver, e.get("mode") or "default")
+
+
+def run_outcomes(run):
+    """{step: outcome} for one run: each step's status names in the order
+    seen (joined by ','), 'end' for how the process ended, and for a run that
+    did not run, every step reads 'not run: <reason>'."""
+    if run.get("verdict") == "skip" or run.get("end", {}).get("outcome") == "exit:77":
+        reason = run.get("skip_reason") or "skipped"
+        return {"*": reason if reason.startswith(NOT_RUN) else "%s: %s" % (NOT_RUN, reason)}
+    outcomes = collections.OrderedDict()
+    for step in run.get("steps", []):
+        seen = outcomes.setdefault(step["step"], [])
+        if step["name"] not in seen:
+            seen.append(step["name"])
+    result = {step: ",".join(names) for step, names in outcomes.items()}
+    result["end"] = run.get("end", {}).get("outcome", "?")
+    return result
+
+
+def observations(results_list, field="cudart"):
+    """{group: {(case, variant, step): {version: outcome}}}, with the files
+    each version came from in {group: {version: [path, ...]}}.
+
+    A run that did not run gives every step of its case 'not run: reason';
+    a step a run did not record, where another version of the same run did,
+    reads 'not reached'."""
+    per_group = collections.defaultdict(lambda: collections.defaultdict(dict))
+    files = collections.defaultdict(lambda: collections.defaultdict(list))
+    runs = collections.defaultdict(dict)          # group -> {(case, variant): {version: outcomes}}
+    for results in results_list:
+        if getattr(results, "kind", "c") != "c":
+            continue
+        version = column_version(results.environment, field)
+        if parse_version(version) is None:
+            continue
+        group = group_of(results, field)
+        files[group][version].append(results.path)
+        for run in results.runs:
+            runs.setdefault(group, {}).setdefault((run["case"], run["variant"]), {})[version] = run_outcomes(run)
+    for group, by_run in runs.items():
+        for (case, variant), by_version in by_run.items():
+            steps = []
+            for outcomes in by_version.values():
+                steps += [s for s in outcomes if s != "*" and s not in steps]
+            for version, outcomes in by_version.items():
+                for step in steps:
+                    outcome = outcomes.get("*") or outcomes.get(step, "not reached")
+                    per_group[group][(case, variant, step)][version] = outcome
+    return per_group, files
+
+
+def tested(by_version):
+    """The versions where the step really ran, in order."""
+    return [v for v in sort_versions(by_version) if not by_version[v].startswith(NOT_RUN)]
+
+
+def segments(by_version):
+    """[(first, last, outcome)]: runs of tested versions that behaved alike,
+    in version order ('not run' versions are left out, neither breaking
+    nor extending a segment)."""
+    result = []
+    for version in tested(by_version):
+        outcome = by_version[version]
+        if result and result[-1][2] == outcome:
+            result[-1] = (result[-1][0], version, outcome)
+        else:
+            result.append((version, version, outcome))
+    return result
+
+
+def untested_between(low, high, known):
+    """Known releases strictly between two versions that no run tested —
+    None when the axis has no list of releases (nothing can be said)."""
+    if known is None:
+        return None
+    lo, hi = parse_version(low), parse_version(high)
+    return [r for r in known if lo < parse_version(r) < hi]
+
+
+def changes(by_version, field="cudart"):
+    """Every change of behaviour along the axis: dicts with the outcome
+    before and after, the last version with the old one and the first with
+    the new one, and the releases not tested between them (None: unknown)."""
+    known = KNOWN_RELEASES.get(field)
+    versions = tested(by_version)
+    found = []
+    for (a_first, a_last, old), (b_first, b_last, new) in zip(segments(by_version), segments(by_version)[1:]):
+        gap = untested_between(a_last, b_first, known)
+        if gap is not None:
+            gap = [r for r in gap if r not in versions]
+        found.append({"old": old, "new": new, "last_old": a_last, "first_new": b_first,
+                      "not_tested_between": gap})
+    return found
+
+
+def narrowest_range(by_version, outcome):
+    """(low, high): the smallest and largest tested version with `outcome`,
+    when every tested version between them has it too; else None."""
+    for first, last, seen in segments(by_version):
+        if seen == outcome and sum(1 for s in segments(by_version) if s[2] == outcome) == 1:
+            return first, last
+    return None
+
+
+def condition_field(group, field):
+    """The fingerprint field a rule names: without a driver a CUDA 11
+    runtime reads cudart=none, so the no-driver columns are told apart by
+    cudart_header (the same version for every later runtime)."""
+    return "cudart_header" if field == "cudart" and group[0] == "no driver" else field
+
+
+def condition(field, low, high):
+    """A rule condition for an inclusive range: cudart=11.8..12.9, or cudart=12.4 for one version."""
+    return "%s=%s" % (field, low) if low == high else "%s=%s..%s" % (field, low, high)
+
+
+def cite(paths, root):
+    return " ".join("run:" + os.path.relpath(os.path.abspath(p), root) for p in paths)
+
+
+def draft_range_rules(results_list, field, root):
+    """Rule lines for every behaviour that changes along `field`: one line
+    per segment other than the newest (the newest is the unconditioned
+    default), with the narrowest range the runs support and the files of
+    its two ends as evidence. Outcomes that are not statuses ('not
+    reached' and 'not run') are left to review."""
+    per_group, files = observations(results_list, field)
+    lines = []
+    for group, steps in sorted(per_group.items()):
+        for (case, variant, step), by_version in sorted(steps.items()):
+            found = segments(by_version)
+            if len(found) < 2:
+                continue
+            for first, last, outcome in found[:-1]:
+                if narrowest_range(by_version, outcome) is None or outcome == "not reached":
+                    lines.append("# %s %s %s: %s at %s..%s also seen elsewhere; review by hand"
+                                 % (case, variant, step, outcome, first, last))
+                    continue
+                expected = outcome.replace(",", "|")
+                evidence = cite(sorted(set(files[group][first] + files[group][last])), root)
+                lines.append("  ".join([case, variant, step, expected,
+                                        condition(condition_field(group, field), first, last),
+                                        "cite=" + evidence]))
+    return lines
+
+
+def changed_steps(steps, x, y):
+    """[(case, variant, step, outcome at x, outcome at y)] of one group's
+    observations where both versions ran the step and saw different things."""
+    return [(case, variant, step, by_version[x], by_version[y])
+            for (case, variant, step), by_version in sorted(steps.items())
+            if x in by_version and y in by_version and by_version[x] != by_version[y]
+            and not by_version[x].startswith(NOT_RUN) and not by_version[y].startswith(NOT_RUN)]
+
+
+def not_run_on_one_side(steps, x, y):
+    """{(case, variant): reason} for the runs that ran with only one of x and y."""
+    found = {}
+    for (case, variant, step), by_version in steps.items():
+        a, b = by_version.get(x, NOT_RUN), by_version.get(y, NOT_RUN)
+        if a.startswith(NOT_RUN) != b.startswith(NOT_RUN):
+            found[(case, variant)] = a if a.startswith(NOT_RUN) else b
+    return found
+
+
+def what_changed(results_list, field, x, y):
+    """[(group, case, variant, step, outcome at x, outcome at y)] for every
+    step whose outcome differs between versions x and y of the same group
+    (steps that did not run with one of them are not changes: see
+    not_run_on_one_side)."""
+    per_group, _ = observations(results_list, field)
+    return [(group,) + change for group, steps in sorted(per_group.items()) for change in changed_steps(steps, x, y)]
