@@ -105,6 +105,9 @@ class Corpus:
                 merged.setdefault((message, kind), []).append(where)
             self.messages[case] = [(message, places, kind) for (message, kind), places in merged.items()]
         self.words, self.idf = self._case_words()
+        # cases whose lesson says there is no mistake in what they do: they show where an earlier fault surfaces
+        self.no_mistake = {name for name, case in self.cases.items()
+                           if re.match(r"The mistake:\s*none\b", case.sections.get("mistake", ""), re.I)}
         # cases whose mistake needs two GPUs (they skip with "needs 2 GPUs" on one)
         self.needs_two_gpus = {name for name, case in self.cases.items()
                                if "atlas_need_two_gpus" in case.source or "needs 2 GPUs" in case.source}
@@ -657,6 +660,8 @@ def explain(text, corpus, wanted=None, limit=None):
                 # what compute-sanitizer reports in place of the program's own status: evidence for a sanitizer's
                 # report, barely for what the program printed by itself
                 score += 5 if "compute-sanitizer" in answer.wrappers else -15
+            if case in corpus.no_mistake:
+                score -= 3                                  # where an earlier fault surfaces, not a mistake of its own
             if case in corpus.needs_two_gpus and not several_gpus:
                 score -= 3                                  # it needs a second GPU, which the text never shows
             score -= 4 * index                              # the first error named leads
@@ -666,7 +671,7 @@ def explain(text, corpus, wanted=None, limit=None):
         if best:
             score, obs = best
             c = candidate(case)
-            c.aftermath = obs.lesson and not obs.first and obs.source == "run"
+            c.aftermath = obs.lesson and not obs.first and obs.source == "run" or case in corpus.no_mistake
             what = "%s%s at step %s of the %s variant" % (obs.status, " from %s" % obs.function if obs.function else "", obs.step, obs.variant)
             if obs.step == "end":
                 what = "the %s variant ended with %s" % (obs.variant, obs.status)
