@@ -26,9 +26,7 @@ URL = re.compile(r"^https?://\S+$")
 KEY = re.compile(r"^[a-z0-9]+(_[a-z0-9]+)*$")
 # Cases other helpers are still writing (cases/driver_versions/); a name here that
 # now exists under cases/ is simply found there.
-PENDING_CASES = set("""
-libcuda_from_another_driver_release ptx_from_a_newer_nvrtc
-""".split())
+PENDING_CASES = set()
 
 
 def read(name, columns):
