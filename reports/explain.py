@@ -23,9 +23,12 @@ still printed), 2 on bad usage.
 import argparse
 import collections
 import difflib
+import glob
+import hashlib
 import json
 import math
 import os
+import pickle
 import re
 import signal
 import sys
@@ -119,6 +122,28 @@ class Corpus:
             for word in set(re.findall(r"\w+", header.group(0) if header else "")) - {name}:
                 if word in self.cases:
                     self.cited_by[word] += 1
+
+    def __getstate__(self):
+        """What the cache keeps: everything explain weighs, and of each results file only what names its environment
+        (its runs are read into observations and messages already)."""
+        state = dict(self.__dict__)
+        light = {}
+
+        def keep(results):
+            if results is None:
+                return None
+            if id(results) not in light:
+                copy = object.__new__(type(results))
+                copy.__dict__.update(results.__dict__)
+                copy.data, copy.runs, copy.overlay, copy.overlay_from = None, [], {}, None
+                copy.invalid, copy.partial_invalid = {}, {}
+                light[id(results)] = copy
+            return light[id(results)]
+        state["results"] = [keep(r) for r in self.results]
+        state["environments"] = {path: keep(r) for path, r in self.environments.items()}
+        if "_cited" in state:
+            state["_cited"] = {path: keep(r) for path, r in self._cited.items()}
+        return state
 
     def _read_runs(self, results):
         label = results.label
@@ -396,6 +421,53 @@ def _read_documented(root):
             row["patterns"] = [p.strip() for p in row.get("status_or_text_patterns", "").split("|") if p.strip()]
             rows.append(row)
     return rows
+
+
+# Everything the corpus is read from, besides the results files named: a cached corpus stands only while none of
+# these changed (nor the code that reads them)
+CORPUS_INPUTS = ("cases/*/*", "expected/*.rules", "reports/results/**/*.json", "reports/status_names/*.tsv",
+                 "reports/error_strings_*.tsv", "reports/real_world/documented_causes.tsv")
+CODE = ("explain.py", "explain_status.py", "atlas_data.py")
+
+
+def load_corpus(root, paths, cache=True):
+    """The corpus, read once and kept in build/explain-cache/ (a pickle): a later call whose inputs — results, rules,
+    cases, status tables, documented causes, this code — have not changed (path, size, time) loads it instead of
+    reading and checking every results file again, in well under half the time."""
+    if not cache:
+        return Corpus(root, paths)
+    inputs = {os.path.abspath(p) for p in paths}
+    for pattern in CORPUS_INPUTS:
+        inputs.update(os.path.abspath(p) for p in glob.glob(os.path.join(root, pattern), recursive=True))
+    inputs.update(os.path.join(os.path.dirname(os.path.abspath(__file__)), name) for name in CODE)
+    stamp = hashlib.sha256(repr((os.path.abspath(root), sorted(os.path.abspath(p) for p in paths))).encode())
+    for path in sorted(inputs):
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        stamp.update(("%s %d %d\n" % (path, st.st_mtime_ns, st.st_size)).encode())
+    folder = os.path.join(root, "build", "explain-cache")
+    cached = os.path.join(folder, stamp.hexdigest()[:32] + ".pickle")
+    try:
+        with open(cached, "rb") as f:
+            corpus = pickle.load(f)
+        if isinstance(corpus, Corpus):
+            return corpus
+    except Exception:                                   # absent, stale or unreadable: read afresh
+        pass
+    corpus = Corpus(root, paths)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        for old in glob.glob(os.path.join(folder, "*.pickle")):
+            os.remove(old)                              # one corpus kept: the latest
+        partial = "%s.%d.tmp" % (cached, os.getpid())
+        with open(partial, "wb") as f:
+            pickle.dump(corpus, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(partial, cached)
+    except OSError:
+        pass                                            # a read-only tree: no cache, same answers
+    return corpus
 
 
 # ---- what the user's environment is ----------------------------------------------
@@ -1110,6 +1182,7 @@ def main(argv=None):
     parser.add_argument("--gpu", help="your GPU (part of its name: H100, A100, RTX 4090)")
     parser.add_argument("--top", type=int, default=3, help="how many cases to show")
     parser.add_argument("--report", help="where the built report is, to link each case's page")
+    parser.add_argument("--fresh", action="store_true", help="read the corpus afresh, not from build/explain-cache/")
     parser.add_argument("--root", default=ROOT, help=argparse.SUPPRESS)
     try:
         args = parser.parse_args(argv)
@@ -1121,7 +1194,7 @@ def main(argv=None):
         print("explain: empty input (give the error, or - to read it from standard input)", file=sys.stderr)
         return 2
     paths = args.results or default_results_paths(args.root)
-    corpus = Corpus(args.root, paths)
+    corpus = load_corpus(args.root, paths, cache=not args.fresh)
     for path, reason in corpus.problems:
         print("left out %s: %s" % (path, reason), file=sys.stderr)
     wanted = {k: v for k, v in (("cudart", args.cuda), ("driver", args.driver), ("gpu", args.gpu)) if v}
@@ -1137,4 +1210,5 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    import explain                                      # one module, whichever way it is run: the cache holds its classes
+    sys.exit(explain.main())

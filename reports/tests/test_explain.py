@@ -424,6 +424,28 @@ class SmallTree(unittest.TestCase):
         self.assertEqual(answer.candidates[0].confidence, "possible")
         self.assertIn("handle_table_bug", [d[2]["key"] for d in answer.documented])
 
+    def test_the_cache_answers_alike_and_notices_changes(self):
+        text = "cudaMemcpyAsync failed: invalid resource handle"
+        first = explain.load_corpus(self.root, [])
+        cached = os.listdir(os.path.join(self.root, "build", "explain-cache"))
+        self.assertEqual(len(cached), 1)
+        second = explain.load_corpus(self.root, [])
+        self.assertIsNot(first, second)                     # read from the cache
+        self.assertEqual(explain.format_text(explain.explain(text, first), first, every=True),
+                         explain.format_text(explain.explain(text, second), second, every=True))
+        rules = os.path.join(self.root, "expected", "streams.rules")
+        with open(rules, encoding="utf-8") as f:
+            original = f.read()
+        try:
+            with open(rules, "w", encoding="utf-8") as f:
+                f.write(original.replace("cudaErrorInvalidResourceHandle", "cudaErrorInvalidValue"))
+            changed = explain.load_corpus(self.root, [])
+            self.assertEqual(explain.explain(text, changed).candidates, [])    # the rule changed: read afresh
+            self.assertNotEqual(os.listdir(os.path.join(self.root, "build", "explain-cache")), cached)
+        finally:
+            with open(rules, "w", encoding="utf-8") as f:
+                f.write(original)
+
     def test_nothing_matches(self):
         answer = explain.explain("cudaErrorECCUncorrectable", Corpus(self.root, []))
         self.assertEqual(answer.kind, "documented")
