@@ -35,7 +35,8 @@
 #                                        on the GPU machine: run every packed version in turn
 #                                        (preset toolkit-prebuilt), its libcudart first on the
 #                                        library path; results files into OUT; stops starting
-#                                        versions after SECONDS (default 420)
+#                                        versions after SECONDS (default 420); ATLAS_SWEEP_TESTS
+#                                        (a ctest -R regex) runs part of each column (<id>.partial.json)
 #   harness/toolkit.sh list              every key this script knows
 #
 # Every downloaded file must have its sha256 in harness/toolkit.sha256 (a
@@ -288,7 +289,9 @@ sweep() {  # tarball out seconds
     if [ $((SECONDS - start)) -gt "$limit" ]; then echo "not run: $version (the sweep's ${limit} s were spent)" | tee -a "$out/sweep.log"; continue; fi
     # The system's build runs as a cuBLAS column: with $ATLAS_SWEEP_CUBLAS_DIR
     # (another cuBLAS 13 build) first, the tests matching $ATLAS_SWEEP_SYSTEM_TESTS.
-    local library_path=$root/build/versions/toolkit-$version/lib select=(-E 'atlas/report|rules-lint') with=()
+    # $ATLAS_SWEEP_TESTS (a ctest -R regex) runs part of each runtime column:
+    # a filtered run writes <id>.partial.json, laid over the complete column.
+    local library_path=$root/build/versions/toolkit-$version/lib select=(-R "${ATLAS_SWEEP_TESTS:-.}" -E 'atlas/report|rules-lint') with=()
     if [ "$version" = system ]; then
       [ -n "${ATLAS_SWEEP_CUBLAS_DIR:-}" ] || { echo "not run: system (no ATLAS_SWEEP_CUBLAS_DIR)" | tee -a "$out/sweep.log"; continue; }
       library_path=$ATLAS_SWEEP_CUBLAS_DIR
@@ -296,7 +299,10 @@ sweep() {  # tarball out seconds
       with=("${extra[@]}")
     fi
     ln -sfn "$root/build/versions/toolkit-$version" "$root/build/versions/current"
-    rm -rf "$root/build/toolkit-sweep-run/atlas" "$root/build/toolkit-sweep-run/results"
+    # The previous column's parts and fingerprint go; registered.txt (written
+    # at configure time: collect's list of every variant) stays.
+    rm -rf "$root/build/toolkit-sweep-run/atlas/parts" "$root/build/toolkit-sweep-run/atlas/fingerprint.txt" \
+           "$root/build/toolkit-sweep-run/results"
     local t=$SECONDS
     env "${with[@]}" LD_LIBRARY_PATH="$library_path${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
       ctest --test-dir "$root/build/toolkit-sweep-run" -j16 "${select[@]}" < /dev/null > "$out/ctest-$version.log" 2>&1 || true

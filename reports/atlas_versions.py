@@ -17,7 +17,8 @@ that was a run's first error on a GPU, in any recorded run:
      "runs": 174,                         how many runs it was the first error of
      "cases": ["kernel_writes_bad_address", ...],
      "context": {"usable": OBS, "unusable": OBS, "not probed": OBS},
-     "other_devices": {...},              steps named other_device* after the error
+     "other_devices": {...},              steps named other_device* after the error, or the
+                                          per-device checks (usable_N) of the two-GPU cases
      "new_cublas_handle": {...},          cublasCreate called after the error
      "pytorch_async": true,               in PyTorch's list (see PYTORCH_RULE)
      "disagrees": "..."}                  where PyTorch's list and the runs differ, else null
@@ -32,6 +33,7 @@ import collections
 import itertools
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -91,6 +93,14 @@ def run_stickiness(run):
     others = [s for s in after if s["step"].startswith("other_device")]
     if others:
         found["other_devices"] = ("usable" if all(s["success"] for s in others) else "unusable", others[0]["name"])
+    # The two-GPU cases check every device after the mistake (usable_0,
+    # usable_1): one fault is on one device, so another device was usable
+    # when any check passed, and lost when every check failed.
+    per_device = [s for s in after if re.match(r"usable_\d+$", s["step"])]
+    if len(per_device) > 1 and not others:
+        working = [s for s in per_device if s["success"]]
+        found["other_devices"] = (("usable", working[0]["name"]) if working
+                                  else ("unusable", per_device[0]["name"]))
     handles = [s for s in after if "cublasCreate(" in (s.get("call") or "")]
     if handles:
         found["new_cublas_handle"] = ("usable" if handles[0]["success"] else "unusable", handles[0]["name"])
