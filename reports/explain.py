@@ -751,8 +751,10 @@ def explain(text, corpus, wanted=None, limit=None):
                     and not (explicit and (environment_matches(o.environment, answer.wanted) if o.source == "run"
                                            else conditions_hold(o.conditions, answer.wanted)) is False)]
             # the user's versions first, then GPUs before no-driver machines
+            # (a complete run with the whole toolkit before a partial one or a runtime-only column)
             same.sort(key=lambda o: (environment_matches(o.environment, answer.wanted or seen_versions) is not True,
                                      o.source != "run", _no_driver(o), (o.environment or {}).get("mode", "default") != "default",
+                                     "partial" in (o.where or ""), (o.environment or {}).get("cublas", "none") == "none",
                                      tuple(-x for x in _version_key((o.environment or {}).get("cudart", "0")))))
             places = []
             for o in same:
