@@ -770,7 +770,7 @@ def changes_html(matrix, pairs=None):
                 e(cell.value)))
     columns = matrix.columns + matrix.pytorch
     options = "".join("<option value=%d%s>%s</option>" % (i, "", e(c.label)) for i, c in enumerate(columns))
-    picker = ("<h2>Any two columns</h2><div class=filters><label>left <select id=pick-a style='width:40em'>%s</select></label>"
+    picker = ("<h2 id=pick>Any two columns</h2><div class=filters><label>left <select id=pick-a style='width:40em'>%s</select></label>"
               "<label>right <select id=pick-b style='width:40em'>%s</select></label></div><div id=picked style='overflow:auto'></div>"
               "<script type=application/json id=atlas-data>%s</script>") % (
         options, options.replace("value=1>", "value=1 selected>", 1) if len(columns) > 1 else options, script_json(matrix_data(matrix)))

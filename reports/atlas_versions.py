@@ -30,7 +30,6 @@ the variant (allocate, set, synchronize).
 """
 import argparse
 import collections
-import itertools
 import json
 import os
 import re
@@ -226,7 +225,9 @@ def _compare_name(field, group, x, y):
     return "compare/%s_%s_%s_%s.html" % (field, slug, x, y)
 
 
-def versions_page(results_list):
+def versions_page(results_list, observed=None):
+    """`observed`: {field: observations(results_list, field)}, when the caller has them."""
+    observed = observed or {field: version_ranges.observations(results_list, field) for field in AXES}
     body = ["<p>Each behaviour that changes with a version, read from the recorded runs: the narrowest range of "
             "versions each outcome was seen in, the last version with the old outcome and the first with the new "
             "one. <i>Not tested between</i> names the releases between them no run covered. Runs that could not "
@@ -235,7 +236,7 @@ def versions_page(results_list):
             "(11.8 &lt; 12.0 &lt; 12.4 &lt; 12.10 &lt; 13.0).</p>"]
     pairs_html = []
     for field in AXES:
-        per_group, files = version_ranges.observations(results_list, field)
+        per_group, files = observed[field]
         for group in sorted(per_group):
             versions = version_ranges.sort_versions(files[group])
             if len(versions) < 2:
@@ -274,9 +275,11 @@ def versions_page(results_list):
                     sum(not_run.values()), "".join("<li>%s: %d × %s</li>" % (e(v), n, e(o)) for (v, o), n in
                                                    sorted(not_run.items(), key=lambda x: version_ranges.version_key(x[0][0])))))
             links = " ".join('<a href="%s">%s → %s</a>' % (e(_compare_name(field, group, x, y)), e(x), e(y))
-                             for x, y in itertools.combinations(versions, 2))
+                             for x, y in zip(versions, versions[1:]))
             pairs_html.append("<h3>%s</h3><p>%s</p>" % (e(label), links))
-    body.append("<h2>What changed between two versions</h2>%s" % "".join(pairs_html))
+    body.append("<h2>What changed between two versions</h2><p>Each pair of adjacent tested versions below; any "
+                "other two columns: <a href=\"changes.html#pick\">pick them on the changes page</a> (or "
+                "<code>python3 reports/atlas_versions.py --changed X Y</code>).</p>%s" % "".join(pairs_html))
     return page("Versions as ranges", "".join(body), current="versions.html")
 
 
@@ -310,12 +313,21 @@ def with_extra_columns(results_list):
 def pages(results_list):
     """{relative path: text}: versions.html, compare/*.html, sticky.html and sticky.json."""
     results_list = with_extra_columns(results_list)
-    files = {"versions.html": versions_page(results_list)}
+    observed = {field: version_ranges.observations(results_list, field) for field in AXES}
+    files = {"versions.html": versions_page(results_list, observed)}
     for field in AXES:
-        per_group, found = version_ranges.observations(results_list, field)
+        per_group, found = observed[field]
         for group in per_group:
-            for x, y in itertools.combinations(version_ranges.sort_versions(found[group]), 2):
-                files[_compare_name(field, group, x, y)] = compare_page(per_group[group], field, group, x, y)
+            versions = version_ranges.sort_versions(found[group])
+            # Only a step that differs somewhere (or is missing somewhere) can
+            # differ between two versions: the pages read those alone.
+            differing = {key: by_version for key, by_version in per_group[group].items()
+                         if len(by_version) < len(versions) or len(set(by_version.values())) > 1}
+            # one page per pair of adjacent versions, where every change is
+            # pinned; any other two: the picker of changes.html, or
+            # atlas_versions.py --changed X Y
+            for x, y in zip(versions, versions[1:]):
+                files[_compare_name(field, group, x, y)] = compare_page(differing, field, group, x, y)
     data = sticky_json(results_list)
     files["sticky.html"] = sticky_page(data["statuses"])
     files["sticky.json"] = json.dumps(data, indent=1, sort_keys=True) + "\n"

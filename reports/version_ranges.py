@@ -8,6 +8,7 @@ prints. Used by reports/draft_rules.py (--range) and reports/atlas_versions.py.
 
 Versions are ordered number by number: 11.8 < 12.0 < 12.4 < 12.10 < 13.0.
 """
+import functools
 import collections
 import os
 
@@ -21,12 +22,17 @@ KNOWN_RELEASES = {"cudart": CUDA_RELEASES, "cuda": CUDA_RELEASES}
 NOT_RUN = "not run"
 
 
-def parse_version(text):
-    """'12.4' -> (12, 4); '13.1.0' -> (13, 1, 0); anything else (none, ?, 12.x) -> None."""
-    parts = str(text or "").strip().split(".")
+@functools.lru_cache(maxsize=None)
+def _parse(text):
+    parts = text.strip().split(".")
     if not parts or not all(p.isdigit() for p in parts):
         return None
     return tuple(int(p) for p in parts)
+
+
+def parse_version(text):
+    """'12.4' -> (12, 4); '13.1.0' -> (13, 1, 0); anything else (none, ?, 12.x) -> None."""
+    return _parse(str(text or ""))
 
 
 def version_key(text):
@@ -36,7 +42,13 @@ def version_key(text):
 
 
 def sort_versions(versions):
-    return sorted(set(versions), key=version_key)
+    return list(_sorted_versions(tuple(versions)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _sorted_versions(versions):
+    # the steps of one group share their versions: sorted once, not per step
+    return tuple(sorted(set(versions), key=version_key))
 
 
 def column_version(environment, field):
@@ -60,7 +72,15 @@ def group_of(results, field):
 def run_outcomes(run):
     """{step: outcome} for one run: each step's status names in the order
     seen (joined by ','), 'end' for how the process ended, and for a run that
-    did not run, every step reads 'not run: <reason>'."""
+    did not run, every step reads 'not run: <reason>'. Kept in the run (every
+    axis reads it)."""
+    cached = run.get("_outcomes")
+    if cached is None:
+        cached = run["_outcomes"] = _run_outcomes(run)
+    return cached
+
+
+def _run_outcomes(run):
     if run.get("verdict") == "skip" or run.get("end", {}).get("outcome") == "exit:77":
         reason = run.get("skip_reason") or "skipped"
         return {"*": reason if reason.startswith(NOT_RUN) else "%s: %s" % (NOT_RUN, reason)}
@@ -96,9 +116,7 @@ def observations(results_list, field="cudart"):
             runs.setdefault(group, {}).setdefault((run["case"], run["variant"]), {})[version] = run_outcomes(run)
     for group, by_run in runs.items():
         for (case, variant), by_version in by_run.items():
-            steps = []
-            for outcomes in by_version.values():
-                steps += [s for s in outcomes if s != "*" and s not in steps]
+            steps = list(dict.fromkeys(s for outcomes in by_version.values() for s in outcomes if s != "*"))
             for version, outcomes in by_version.items():
                 for step in steps:
                     outcome = outcomes.get("*") or outcomes.get(step, "not reached")
