@@ -23,9 +23,12 @@ still printed), 2 on bad usage.
 import argparse
 import collections
 import difflib
+import glob
+import hashlib
 import json
 import math
 import os
+import pickle
 import re
 import signal
 import sys
@@ -48,8 +51,12 @@ should may might must there their they them these those our out all any each one
 error errors failed failure fail line file call calls called calling returned return returns runtime runtimeerror
 cuda cudart gpu gpus nvidia program process see case cases variant broken fixed step pytorch torch user users
 mistake sees what why fix references lesson atlas here same new get got true false none null value code bytes
-info warning warn who how why let set run off put end did does done now yet too own way day big old try""".split())
+info warning warn who how why let set run off put end did does done now yet too own way day big old try
+during within because since upon""".split())
 CAUSE, POSSIBLE, RELATED = "cause", "possible", "related"
+# signs in a message that more than one GPU is involved
+MULTI_GPU = re.compile(r"peer|p2p|nvlink|nccl|\branks?\b|local_rank|world_size|cuda:[1-9]|\b(?:device|gpu|ordinal)[ =:#]*[1-9]|"
+                       r"\bdevices\b|\bgpus\b|multi-?gpu|tensor.parallel|another device|other device|two devices", re.I)
 
 
 # ---- the corpus --------------------------------------------------------------
@@ -101,6 +108,42 @@ class Corpus:
                 merged.setdefault((message, kind), []).append(where)
             self.messages[case] = [(message, places, kind) for (message, kind), places in merged.items()]
         self.words, self.idf = self._case_words()
+        # cases whose lesson says there is no mistake in what they do: they show where an earlier fault surfaces
+        self.no_mistake = {name for name, case in self.cases.items()
+                           if re.match(r"The mistake:\s*none\b", case.sections.get("mistake", ""), re.I)}
+        # cases whose mistake needs two GPUs (they skip with "needs 2 GPUs" on one)
+        self.needs_two_gpus = {name for name, case in self.cases.items()
+                               if "atlas_need_two_gpus" in case.source or "needs 2 GPUs" in case.source}
+        # how many other lessons name the case (as the plain form of their mistake, or for comparison): where
+        # nothing else separates two cases, the one the corpus itself points to comes first
+        self.cited_by = collections.Counter()
+        for name, case in self.cases.items():
+            header = re.match(r"\s*/\*.*?\*/", case.source, re.S)
+            for word in set(re.findall(r"\w+", header.group(0) if header else "")) - {name}:
+                if word in self.cases:
+                    self.cited_by[word] += 1
+
+    def __getstate__(self):
+        """What the cache keeps: everything explain weighs, and of each results file only what names its environment
+        (its runs are read into observations and messages already)."""
+        state = dict(self.__dict__)
+        light = {}
+
+        def keep(results):
+            if results is None:
+                return None
+            if id(results) not in light:
+                copy = object.__new__(type(results))
+                copy.__dict__.update(results.__dict__)
+                copy.data, copy.runs, copy.overlay, copy.overlay_from = None, [], {}, None
+                copy.invalid, copy.partial_invalid = {}, {}
+                light[id(results)] = copy
+            return light[id(results)]
+        state["results"] = [keep(r) for r in self.results]
+        state["environments"] = {path: keep(r) for path, r in self.environments.items()}
+        if "_cited" in state:
+            state["_cited"] = {path: keep(r) for path, r in self._cited.items()}
+        return state
 
     def _read_runs(self, results):
         label = results.label
@@ -148,6 +191,19 @@ class Corpus:
                                                (results.label, results.environment), "pytorch"))
 
     def _read_rule_expectations(self):
+        # a rule does not say which failure came first; the case's source does: the earliest of its broken
+        # variant's failing steps (in the order its ATLAS_* records appear), on a machine with a driver
+        earliest = {}
+        for rule in self.rules:
+            if rule["case"] == "*" or rule["variant"] == "fixed" or "driver=none" in rule["conditions"]:
+                continue
+            if all(s in SUCCESS or s in ("not-reached", "result_wrong") or s.startswith(("exit:", "timeout"))
+                   for s in rule["expected"].split("|")):
+                continue
+            order = list(self.step_functions.get(rule["case"], {}))
+            step = self.source_step(rule["case"], rule["step"])
+            position = order.index(step) if step in order else len(order)
+            earliest[rule["case"]] = min(earliest.get(rule["case"], position), position)
         for rule in self.rules:
             case, variant, step, expected = rule["case"], rule["variant"], rule["step"], rule["expected"]
             if case == "*" or variant == "fixed":
@@ -158,12 +214,24 @@ class Corpus:
             for status in expected.split("|"):
                 if status in SUCCESS or status in ("not-reached", "result_wrong") or status.startswith(("exit:", "timeout")):
                     continue
-                functions = self.step_functions.get(case, {}).get(step, [""])
+                named = self.source_step(case, step)
+                functions = self.step_functions.get(case, {}).get(named, [""])
+                order = list(self.step_functions.get(case, {}))
+                first = "driver=none" not in rule["conditions"] and \
+                    (order.index(named) if named in order else len(order)) == earliest.get(case)
                 self.observations[case].append(Observation(
-                    status, step, functions[0], variant, "rule", variant == "broken", False, environment,
+                    status, step, functions[0], variant, "rule", variant == "broken", first, environment,
                     "%s:%d%s%s" % (rule["file"], rule["line"], " (when %s)" % " ".join(rule["conditions"]) if rule["conditions"] else "",
                                    ", observed on %s" % source.label if source else ""),
                     tuple(rule["conditions"])))
+
+    def source_step(self, case, step):
+        """The step as the case's source names it: a recorded step may be composed at run time from a mode and the
+        name in the source (capture_step("global", "sync") records global_sync)."""
+        steps = self.step_functions.get(case, {})
+        if step in steps:
+            return step
+        return max((k for k in steps if step.endswith("_" + k)), key=len, default=step)
 
     def cited_results(self, relative):
         """The results file a rule cites (loaded once, only for its environment's label), or None."""
@@ -190,11 +258,53 @@ class Corpus:
         idf = {w: math.log((1 + count) / (1 + df)) for w, df in frequency.items()}
         return (names, lessons), idf
 
-    def lesson_statuses(self, case):
-        return {o.status for o in self.observations.get(case, []) if o.lesson}
+    def statuses_of_mistake(self, case):
+        """How many statuses the case's mistake returns in one environment, as the program sees them. What a tool in
+        between reports instead (compute-sanitizer turns an illegal address into a launch failure) is the same
+        failure, not another; so is the status another runtime gives the same step (CUDA 13.0 says
+        cudaErrorInvalidValue where 12.x said cudaErrorInvalidConfiguration)."""
+        if not hasattr(self, "_statuses_of_mistake"):
+            self._statuses_of_mistake = {}
+        if case not in self._statuses_of_mistake:
+            groups, everywhere = collections.defaultdict(set), set()
+            observations = [o for o in self.observations.get(case, []) if o.lesson and o.status not in ("result_wrong", "not-reached")]
+            observations = [o for o in observations if not _under_tool(o)] or observations
+            # where it was run, the runs say it; the rules stand in where it was not
+            observations = [o for o in observations if o.source == "run"] or observations
+            for o in observations:
+                if o.source == "run":
+                    groups[o.where].add(o.status)
+                elif o.conditions:
+                    groups[o.conditions].add(o.status)
+                else:
+                    everywhere.add(o.status)
+            self._statuses_of_mistake[case] = max([len(g | everywhere) for g in groups.values()] or [len(everywhere)])
+        return self._statuses_of_mistake[case]
+
+    def message_statuses(self, message):
+        """recognise(message), once per message."""
+        if not hasattr(self, "_message_statuses"):
+            self._message_statuses = {}
+        if message not in self._message_statuses:
+            self._message_statuses[message] = recognise(message, self.vocabulary)
+        return self._message_statuses[message]
+
+    def message_errors(self, message):
+        return {n for s in self.message_statuses(message) if s.role == "error" for n in s.same_as}
+
+    def is_pytorch_message(self, case, message):
+        """A message PyTorch prints: in PyTorch's form, or quoted under the lesson's "What a PyTorch user sees"."""
+        said = re.sub(r"\s+", " ", self.cases[case].sections.get("pytorch", "")) if case in self.cases else ""
+        return "PyTorch" in explain_status.wrappers(message) or re.sub(r"\s+", " ", message)[:40] in said
 
     def case_names(self):
         return sorted(set(self.cases) | set(self.observations) | set(self.messages))
+
+
+def _under_tool(observation):
+    if observation.source == "rule":
+        return "mode=sanitizer" in observation.conditions
+    return (observation.environment or {}).get("mode") == "sanitizer"
 
 
 def _no_driver(observation):
@@ -208,9 +318,11 @@ def _tokens(text):
     return [w for w in re.findall(r"[a-z][a-z0-9_]{2,}", text) if w not in STOP]
 
 
-BOILERPLATE = re.compile(r"code\s*=\s*-?\d+\s*\(\w*\)|CUDA kernel errors might be asynchronously reported[^\n]*|For debugging consider passing[^\n]*|"
+BOILERPLATE = re.compile(r"\bat 0x[0-9a-fA-F]+ in [^\n]*|\bin function `?[\w:~<>]+`?|^\s*File \"[^\n]*|^\s*#\d+\s+0x[^\n]*|"      # frames of a backtrace: the user's code
+                         r"\b(?:torch\.)?(?:RuntimeError|AcceleratorError)\s*:|\bCUDA (?:runtime )?error\s*:|"      # the wrapper's own prefix
+                         r"code\s*=\s*-?\d+\s*\(\w*\)|CUDA kernel errors might be asynchronously reported[^\n]*|For debugging consider passing[^\n]*|"
                          r"Compile with `TORCH_USE_CUDA_DSA`[^\n]*|Traceback \(most recent call last\):|"
-                         r"\S*[/\\]\S*|\S+\.(?:cu|cuh|cpp|cc|c|h|hpp|py)(?::\d+)?\b|0x[0-9a-fA-F]+", re.I)
+                         r"\S*[/\\]\S*|\S+\.(?:cu|cuh|cpp|cc|c|h|hpp|py)(?::\d+)?\b|0x[0-9a-fA-F]+", re.I | re.M)
 
 
 def context_text(text, statuses, calls, vocabulary):
@@ -309,6 +421,53 @@ def _read_documented(root):
             row["patterns"] = [p.strip() for p in row.get("status_or_text_patterns", "").split("|") if p.strip()]
             rows.append(row)
     return rows
+
+
+# Everything the corpus is read from, besides the results files named: a cached corpus stands only while none of
+# these changed (nor the code that reads them)
+CORPUS_INPUTS = ("cases/*/*", "expected/*.rules", "reports/results/**/*.json", "reports/status_names/*.tsv",
+                 "reports/error_strings_*.tsv", "reports/real_world/documented_causes.tsv")
+CODE = ("explain.py", "explain_status.py", "atlas_data.py")
+
+
+def load_corpus(root, paths, cache=True):
+    """The corpus, read once and kept in build/explain-cache/ (a pickle): a later call whose inputs — results, rules,
+    cases, status tables, documented causes, this code — have not changed (path, size, time) loads it instead of
+    reading and checking every results file again, in well under half the time."""
+    if not cache:
+        return Corpus(root, paths)
+    inputs = {os.path.abspath(p) for p in paths}
+    for pattern in CORPUS_INPUTS:
+        inputs.update(os.path.abspath(p) for p in glob.glob(os.path.join(root, pattern), recursive=True))
+    inputs.update(os.path.join(os.path.dirname(os.path.abspath(__file__)), name) for name in CODE)
+    stamp = hashlib.sha256(repr((os.path.abspath(root), sorted(os.path.abspath(p) for p in paths))).encode())
+    for path in sorted(inputs):
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        stamp.update(("%s %d %d\n" % (path, st.st_mtime_ns, st.st_size)).encode())
+    folder = os.path.join(root, "build", "explain-cache")
+    cached = os.path.join(folder, stamp.hexdigest()[:32] + ".pickle")
+    try:
+        with open(cached, "rb") as f:
+            corpus = pickle.load(f)
+        if isinstance(corpus, Corpus):
+            return corpus
+    except Exception:                                   # absent, stale or unreadable: read afresh
+        pass
+    corpus = Corpus(root, paths)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        for old in glob.glob(os.path.join(folder, "*.pickle")):
+            os.remove(old)                              # one corpus kept: the latest
+        partial = "%s.%d.tmp" % (cached, os.getpid())
+        with open(partial, "wb") as f:
+            pickle.dump(corpus, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(partial, cached)
+    except OSError:
+        pass                                            # a read-only tree: no cache, same answers
+    return corpus
 
 
 # ---- what the user's environment is ----------------------------------------------
@@ -417,6 +576,19 @@ def _kinds(text):
     return {kind for kind, pattern in KINDS if re.search(pattern, text)}
 
 
+# What the words of a message say was being done when it failed, where no API call is named: an allocation
+# ("RMM allocation during ..."), a copy to the host or a wait (PyTorch's .item(), .cpu(), synchronize()).
+TEXT_KINDS = [("alloc", r"\ballocat\w*|\bmalloc\w*"), ("sync", r"\bsynchroni[sz]\w*|\.item\(\)|\.cpu\(\)|\.tolist\(\)"),
+              ("copy", r"\bcop(?:y|ies|ying)\b|\bmemcpy\w*|\.item\(\)|\.cpu\(\)|\.tolist\(\)|\bto the host\b"),
+              ("query", r"\bquer(?:y|ies|ying)\b"), ("free", r"\bfree(?:d|ing)?\b|\bdealloc\w*"),
+              ("event", r"\bevent\b"), ("peer", r"\bpeer\b|\bp2p\b")]
+
+
+def _text_kinds(text):
+    lowered = text.lower()
+    return {kind for kind, pattern in TEXT_KINDS if re.search(pattern, lowered)}
+
+
 def _library(function):
     for prefix in ("cublasLt", "cublas", "cusolver", "cufft", "cudnn", "nccl", "cuda", "cu"):
         if (function or "").startswith(prefix):
@@ -439,6 +611,7 @@ class Candidate:
         self.context_words = []
         self.name_context = False      # the text's words name what the case is about
         self.context_raw = 0.0         # how much of the text's words its name and lesson share, uncapped
+        self.in_name = []              # the text's words that its name or title has
 
     def add(self, kind, score, reason):
         if score > self.parts.get(kind, 0):
@@ -451,7 +624,7 @@ class Candidate:
         primary = sorted((self.parts.get(k, 0) for k in main), reverse=True)
         # the words of the text break ties between cases that return the status; alone, they are all there is
         context = self.parts.get("context", 0) * (0.5 if "status" in self.parts or "message" in self.parts else 1.0)
-        return round(primary[0] + 0.1 * sum(primary[1:]) + context, 3)
+        return round(primary[0] + 0.1 * sum(primary[1:]) + context + self.parts.get("meaning", 0) - self.parts.get("unlike_pytorch", 0), 3)
 
     def best_reasons(self, n):
         seen, out = set(), []
@@ -507,6 +680,8 @@ def explain(text, corpus, wanted=None, limit=None):
     user_kinds = set().union(*(_kinds(f) for f in user_calls)) if user_calls else set()
     if re.search(r"\bkernel launch|\blaunch(?:ing)? (?:the |a )?kernel|launch failed", text, re.I):
         user_kinds.add("launch")
+    user_kinds |= _text_kinds(focus)
+    several_gpus = bool(MULTI_GPU.search(text))
     candidates = {}
 
     def candidate(case):
@@ -545,22 +720,30 @@ def explain(text, corpus, wanted=None, limit=None):
                 score += 8
             elif call and _library(call) in user_libraries:
                 score += 3
-            if obs.source == "run" and obs.environment and obs.environment.get("driver", "none") != "none":
-                score += 4
+            if obs.environment and obs.environment.get("driver", "none") != "none" and not _no_driver(obs):
+                score += 4                                  # seen on a GPU (a run, or the run a rule cites)
             like = environment_matches(obs.environment, seen_versions) if obs.source == "run" else \
                 conditions_hold(obs.conditions, seen_versions)
             if like is True:
                 score += 5
             elif like is False:
                 score -= 8
+            if _under_tool(obs):
+                # what compute-sanitizer reports in place of the program's own status: evidence for a sanitizer's
+                # report, barely for what the program printed by itself
+                score += 5 if "compute-sanitizer" in answer.wrappers else -15
+            if case in corpus.no_mistake:
+                score -= 3                                  # where an earlier fault surfaces, not a mistake of its own
+            if case in corpus.needs_two_gpus and not several_gpus:
+                score -= 3                                  # it needs a second GPU, which the text never shows
             score -= 4 * index                              # the first error named leads
-            score -= 2 * min(3, len(corpus.lesson_statuses(case)) - 1)   # a case about this one status explains it best
+            score -= 2 * min(3, corpus.statuses_of_mistake(case) - 1)    # a case about this one status explains it best
             if best is None or score > best[0]:
                 best = (score, obs)
         if best:
             score, obs = best
             c = candidate(case)
-            c.aftermath = obs.lesson and not obs.first and obs.source == "run"
+            c.aftermath = obs.lesson and not obs.first and obs.source == "run" or case in corpus.no_mistake
             what = "%s%s at step %s of the %s variant" % (obs.status, " from %s" % obs.function if obs.function else "", obs.step, obs.variant)
             if obs.step == "end":
                 what = "the %s variant ended with %s" % (obs.variant, obs.status)
@@ -568,8 +751,10 @@ def explain(text, corpus, wanted=None, limit=None):
                     and not (explicit and (environment_matches(o.environment, answer.wanted) if o.source == "run"
                                            else conditions_hold(o.conditions, answer.wanted)) is False)]
             # the user's versions first, then GPUs before no-driver machines
+            # (a complete run with the whole toolkit before a partial one or a runtime-only column)
             same.sort(key=lambda o: (environment_matches(o.environment, answer.wanted or seen_versions) is not True,
                                      o.source != "run", _no_driver(o), (o.environment or {}).get("mode", "default") != "default",
+                                     "partial" in (o.where or ""), (o.environment or {}).get("cublas", "none") == "none",
                                      tuple(-x for x in _version_key((o.environment or {}).get("cudart", "0")))))
             places = []
             for o in same:
@@ -589,6 +774,12 @@ def explain(text, corpus, wanted=None, limit=None):
     wanted_lines = [_normalize(line) for line in focus.splitlines() if line.strip()] or [_normalize(focus)]
     whole = _normalize(focus)
     entry = ON_ENTRY.search(text)
+    mine = {n for names in error_names for n in names}
+    # what PyTorch says for each case (its mirror's exception, the PyTorch messages its lesson quotes): where the
+    # text is PyTorch's, a case for which PyTorch refuses with its own message is the less likely
+    # (a bare status line, with no wrapper and no call of its own, may be PyTorch's too)
+    from_pytorch = "PyTorch" in answer.wrappers or set(answer.wrappers) <= {"check macro"} and not answer.calls
+    torch_said, torch_agrees = {}, set()
     for case, messages in corpus.messages.items():
         for message, places, kind in messages:
             if explicit:
@@ -599,6 +790,15 @@ def explain(text, corpus, wanted=None, limit=None):
             recorded = _normalize(message)
             if len(recorded) < 12:
                 continue
+            torch_message = kind == "pytorch" or kind == "lesson" and corpus.is_pytorch_message(case, message)
+            if torch_message and "PyTorch" in answer.wrappers and mine:
+                said = corpus.message_errors(message)
+                if not said:
+                    # PyTorch refuses by itself, before CUDA says anything ("CUDA graphs must be captured on a
+                    # non-default stream"); a different CUDA status may only be another CUDA version's
+                    torch_said.setdefault(case, message)
+                elif said & mine:
+                    torch_agrees.add(case)
             if entry and ON_ENTRY.search(message):
                 seen = ON_ENTRY.search(message)
                 if seen and seen.group(2) == entry.group(2):
@@ -613,9 +813,8 @@ def explain(text, corpus, wanted=None, limit=None):
                 max(_similar(recorded, line) for line in wanted_lines)
             if ratio < 0.6:
                 continue
-            named = recognise(message, vocabulary)
-            named_errors = {n for s in named if s.role == "error" for n in s.same_as}
-            mine = {n for names in error_names for n in names}
+            named = corpus.message_statuses(message)
+            named_errors = corpus.message_errors(message)
             if named_errors and mine and not named_errors & mine:
                 continue                                     # a fuzzy match must agree on the status it names
             if named_errors & mine:
@@ -624,8 +823,12 @@ def explain(text, corpus, wanted=None, limit=None):
                 mine_rest = [_normalize(context_text(line, answer.statuses, answer.calls, vocabulary)) for line in focus.splitlines()]
                 shortest = min([len(m) for m in mine_rest if m] or [0])
                 if len(rest) < 12 or shortest < 12:
-                    # one of them says nothing but the status: they agree on it, and on no more
-                    ratio = min(ratio, 0.7)
+                    # one of them says nothing but the status: they agree on it, and on no more. The status is
+                    # weighed already; that PyTorch raised it for this mistake says only that PyTorch users meet it
+                    if torch_message and from_pytorch:
+                        candidate(case).add("message", 20, '%s "%s" — %s' % (
+                            "PyTorch raised" if kind == "pytorch" else "its lesson quotes PyTorch's", message[:160], where))
+                    continue
                 else:
                     ratio = min(ratio, max([1.0 if rest in m or len(m) >= 12 and m in rest else _similar(rest, m)
                                             for m in mine_rest if m] or [0.0]))
@@ -642,13 +845,23 @@ def explain(text, corpus, wanted=None, limit=None):
                 else:
                     c.message_exact = True
 
+    for case, message in torch_said.items():
+        c = candidates.get(case)
+        if c is not None and case not in torch_agrees and "status" in c.parts:
+            c.parts["unlike_pytorch"] = 2.0
+            c.reasons.append((1.0, 'for this mistake PyTorch says something else: "%s"' % message[:160]))
+
     # 3. lessons that discuss the status (also cases no environment has run)
     for i, status in enumerate(errors):
-        text_of = vocabulary.text.get(status.name, "")
+        text_of = next((vocabulary.text[n] for n in [status.name] + sorted(status.same_as) if vocabulary.text.get(n)), "")
         for name, case in corpus.cases.items():
             lesson = " ".join(case.sections.get(k, "") for k in ("sees", "pytorch", "why", "mistake"))
             names = [n for n in status.same_as if re.search(r"\b%s\b" % re.escape(n), lesson)]
-            if names or (len(text_of) >= 12 and text_of.lower() in lesson.lower()):
+            # the status's text, whole or quoted by its first words ("no kernel image is available")
+            quoted = len(text_of) >= 12 and (text_of.lower() in lesson.lower() or any(
+                len(q.split()) >= 4 and text_of.lower().startswith(q.lower())
+                for k in ("sees", "pytorch", "why", "mistake") for q in re.findall(r'"([^"]{12,200})"', case.sections.get(k, ""))))
+            if names or quoted:
                 produced = bool(producers.get(i))
                 functions = set(f for fs in corpus.step_functions.get(name, {}).values() for f in fs)
                 functions |= set(explain_status.calls(case.title + " " + case.sections.get("mistake", "")))
@@ -685,11 +898,32 @@ def explain(text, corpus, wanted=None, limit=None):
             c.context_raw = strength + sum(idf[w] for w in in_lesson)
             # two rare words of its name, or what the sizes of an out-of-memory message say
             c.name_context = len(in_name) >= 2 and strength >= 4.0 or bool(answer.memory and set(in_name) & set(answer.memory[2]))
+            c.in_name = in_name
             c.context_words = sorted(set(in_name + in_lesson), key=lambda w: (w not in in_name, -idf[w]))[:6]
             from_meaning = [w for w in c.context_words if w in meaning_words]
             c.reasons.append((score / 2, "its %s speaks of %s%s" % (
                 "name" if in_name else "lesson", ", ".join(c.context_words),
                 " (%s: words of what the header says the status means)" % ", ".join(from_meaning) if from_meaning else "")))
+
+    # 4b. among the cases that return or discuss a status, the one whose mistake is told in the words of the
+    # header's own account of the status ("requesting too many threads or blocks") leads, by a little: a
+    # tie-breaker, never more than the text's own words
+    for i, status in enumerate(errors):
+        meaning = vocabulary.describe(status.name)["meaning"]
+        said = set(_tokens(meaning)) - set(_tokens(vocabulary.text.get(status.name, "")))
+        if not said:
+            continue
+        for c in candidates.values():
+            if not ({"status", "lesson_status"} & set(c.parts)):
+                continue
+            case = corpus.cases.get(c.case)
+            told = set(_tokens(c.case.replace("_", " ") + " " + (case.title + " " + case.sections.get("mistake", "") if case else "")))
+            hit = [w for w in said & told if idf.get(w, 0) > 1.0]
+            if hit:
+                weight = round(min(2.0, 0.2 * sum(idf[w] for w in hit)), 3)
+                if weight > c.parts.get("meaning", 0):
+                    c.parts["meaning"] = weight
+                    c.reasons.append((1.0, "its mistake is what the header says %s means (%s)" % (status.name, ", ".join(sorted(hit)))))
 
     # 5. the calls the text names, among the calls the case makes (what it is about, whatever the status)
     if user_calls:
@@ -714,6 +948,13 @@ def explain(text, corpus, wanted=None, limit=None):
     # only cases (at most two) whose broken variant returns the status, or the
     # only ones of them that also match the call or the words of the text
     returning = [c for c in candidates.values() if c.lesson_level and "status" in c.parts]
+    # the words that single a case out are those most of the others lack ("graph" and "capture" name every
+    # capture case: they narrow nothing among them)
+    shared = collections.Counter(w for c in returning for w in name_words.get(c.case, ()))
+    for c in returning:
+        if c.name_context and len(returning) > 2 and not (answer.memory and set(c.in_name) & set(answer.memory[2])):
+            own = [w for w in c.in_name if shared[w] <= len(returning) / 2]
+            c.name_context = len(own) >= 2 and sum(idf.get(w, 0) for w in own) >= 4.0
     narrowed = [c for c in returning if c.call_matched or c.name_context]
     if 0 < len(returning) <= 2:
         chosen = returning
@@ -722,55 +963,81 @@ def explain(text, corpus, wanted=None, limit=None):
     else:
         chosen = []
     quoting = [c for c in candidates.values() if c.quoted]
+    # a message recorded word for word for several mistakes (PyTorch's "Cannot re-initialize CUDA in forked
+    # subprocess" for three fork cases) tells the kind of mistake, not which: the cause only where one case has it
+    exact = [c for c in candidates.values() if c.message_exact]
     for c in candidates.values():
-        if c.message_exact or c in chosen or c.quoted and len(quoting) == 1:
+        if c.message_exact and len(exact) == 1 or c in chosen or c.quoted and len(quoting) == 1:
             c.confidence = CAUSE
-        elif c in returning or c.parts.get("message", 0) >= 80 or "lesson_status" in c.parts \
+        elif c in returning or c.message_exact or c.parts.get("message", 0) >= 80 or "lesson_status" in c.parts \
                 or not errors and c.parts.get("context", 0) >= 10:
             c.confidence = POSSIBLE
         else:
             c.confidence = RELATED
 
-    # documented causes no GPU here reproduces
-    mine = {n for names in error_names for n in names}
+    # documented causes no GPU here reproduces; a bare number's second reading (cuFFT's 2 is also the driver's
+    # out of memory) is too weak to bring one in
+    mine = {n for i, status in enumerate(errors) if i == 0 or not status.how.startswith("number") for n in status.same_as}
     text_specific = False
     codes = {vocabulary.by_name[n][1] for n in mine if n in vocabulary.by_name}
     status_texts = {t.lower() for t in vocabulary.text.values()}
+    names_status = False        # a documented cause that names the status itself as its symptom
     for row in corpus.documented:
         hits = []
         for pattern in row["patterns"]:
             if pattern in vocabulary.by_name:
                 if pattern in mine:
                     hits.append(("status", pattern))
+                    names_status = True
             elif re.fullmatch(r"-?\d+", pattern):
                 if int(pattern) in codes:
                     hits.append(("status", pattern))
             elif any(pattern.lower() == vocabulary.text.get(n, "").lower() for n in mine):
                 hits.append(("status", pattern))          # the status's own text, the status named otherwise
             elif pattern.lower() in text.lower():
-                # a status's own text says no more than the status
-                hits.append(("status" if pattern.lower() in status_texts else "text", pattern))
+                # a status's own text (or a piece of the recognised status's text) says no more than the status
+                own = pattern.lower() in status_texts or any(pattern.lower() in vocabulary.text.get(n, "").lower() for n in mine)
+                hits.append(("status" if own else "text", pattern))
         if hits:
             specific = any(kind == "text" for kind, _ in hits)
             text_specific = text_specific or specific
             answer.documented.append((2 if specific else 1, len(hits), row, hits))
     answer.documented.sort(key=lambda d: (-d[0], -d[1], d[2]["line"]))
-    if text_specific:
-        # text a documented cause names explains the message better than a status alone
+    if text_specific or names_status:
+        # text a documented cause names explains the message better than a status alone; a documented cause whose
+        # symptom is this very status explains it as well as a case the status alone singles out
+        # (the call a status came from says little where the documented cause fails that same call)
         for c in candidates.values():
-            if c.confidence == CAUSE and not c.message_exact and not c.call_matched:
+            if c.confidence == CAUSE and not c.message_exact and (names_status or not c.call_matched):
                 c.confidence = POSSIBLE
 
     rank = {CAUSE: 0, POSSIBLE: 1, RELATED: 2}
-    ranked = sorted(candidates.values(), key=lambda c: (rank[c.confidence], -c.score, -c.evidence_count, -c.context_raw, c.aftermath,
-                                                        corpus.family.get(c.case, ""), c.case))
+    text_words = set(re.findall(r"[a-z0-9]+", text.lower()))
+
+    def qualified(c):
+        """A case whose name is a tied case's name plus a condition the text does not state (malloc_in_another_thread_
+        during_capture against malloc_during_capture): the plainer case explains as much, with less assumed."""
+        mine = set(c.case.split("_"))
+        for other in candidates.values():
+            theirs = set(other.case.split("_"))
+            if other is not c and other.confidence == c.confidence and abs(other.score - c.score) < 0.5 and theirs < mine \
+                    and not (mine - theirs) & text_words:
+                return True
+        return False
+    # ties: the text's own words, uncapped (the score caps them), then what the corpus itself points to
+    ranked = sorted(candidates.values(), key=lambda c: (rank[c.confidence], -c.score, qualified(c), -round(c.context_raw, 1),
+                                                        -corpus.cited_by[c.case], -c.evidence_count,
+                                                        c.aftermath, corpus.family.get(c.case, ""), c.case))
     ranked = [c for c in ranked if c.score >= 5]
     answer.candidates = ranked[:limit] if limit else ranked
     if len(ranked) >= 2 and ranked[0].confidence != RELATED:
         top = ranked[0]
         # within a few points, on evidence of the same kind, no ranking is honest
-        answer.ties = [c.case for c in ranked if c.confidence == top.confidence and top.score - c.score <= 2.5
-                       and set(c.parts) - {"context"} == set(top.parts) - {"context"}]
+        # (a lesson that also discusses the status, the header's words, the text's words: tie-breakers, not evidence
+        # that one case returns it more than another)
+        weighed = {"status", "message", "unlike_pytorch"}
+        answer.ties = [c.case for c in ranked if c.confidence == top.confidence and top.score - c.score <= 4.0
+                       and set(c.parts) & weighed == set(top.parts) & weighed]
         if len(answer.ties) < 2:
             answer.ties = []
     if ranked and ranked[0].confidence == CAUSE:
@@ -917,6 +1184,7 @@ def main(argv=None):
     parser.add_argument("--gpu", help="your GPU (part of its name: H100, A100, RTX 4090)")
     parser.add_argument("--top", type=int, default=3, help="how many cases to show")
     parser.add_argument("--report", help="where the built report is, to link each case's page")
+    parser.add_argument("--fresh", action="store_true", help="read the corpus afresh, not from build/explain-cache/")
     parser.add_argument("--root", default=ROOT, help=argparse.SUPPRESS)
     try:
         args = parser.parse_args(argv)
@@ -928,7 +1196,7 @@ def main(argv=None):
         print("explain: empty input (give the error, or - to read it from standard input)", file=sys.stderr)
         return 2
     paths = args.results or default_results_paths(args.root)
-    corpus = Corpus(args.root, paths)
+    corpus = load_corpus(args.root, paths, cache=not args.fresh)
     for path, reason in corpus.problems:
         print("left out %s: %s" % (path, reason), file=sys.stderr)
     wanted = {k: v for k, v in (("cudart", args.cuda), ("driver", args.driver), ("gpu", args.gpu)) if v}
@@ -944,4 +1212,5 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    import explain                                      # one module, whichever way it is run: the cache holds its classes
+    sys.exit(explain.main())

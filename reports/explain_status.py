@@ -44,7 +44,7 @@ WRAPPERS = [
     ("CuPy", r"cupy|CUDARuntimeError|CUDADriverError|CUBLASError|CUSOLVERError|CUFFTError"),
     ("numba", r"numba|CudaAPIError|CudaSupportError|Call to \w+ results in"),
     ("Thrust/CUB", r"thrust::|cub::|system_error|bad_alloc|parallel_for failed|radix_sort"),
-    ("PyTorch", r"torch|RuntimeError: CUDA error|CUDA kernel errors might be asynchronously reported|"
+    ("PyTorch", r"torch|(?:RuntimeError|AcceleratorError): CUDA error|CUDA kernel errors might be asynchronously reported|"
                 r"CUDA_LAUNCH_BLOCKING|TORCH_USE_CUDA_DSA|CUDA out of memory|c10::|when calling `|"
                 r"Cannot re-initialize CUDA in forked subprocess|cuDNN error|CUBLAS_WORKSPACE_CONFIG|"
                 r"current PyTorch installation"),
@@ -98,7 +98,12 @@ NUMBER_FORMS = [
     re.compile(r"\b(?:error|err|status|code|result|returned|return code|failure|cudaError_t|cublasStatus_t|CUresult)"
                r"\s*[:=#]?\s*\(?\s*(-?\d+)(?![\d.])", re.I),
     re.compile(r"\berror code:?\s*(-?\d+)\b", re.I),
+    # a failure line that ends in the status after a colon (TensorFlow: "failed to create cuFFT batched plan:2");
+    # the word before the colon is a word, not a file name (kernel.cu:596 is a line number)
+    re.compile(r"\b(?:fail\w*|error)\b[^\n]*(?:^|\s)(?!(?:line|col|column|port|pid|rank|step|epoch|iter\w*|size|id):)[A-Za-z][A-Za-z_]*:\s*(-?\d+)\s*$", re.I | re.M),
 ]
+# cust / RustaCUDA (docs.rs/cust, enum cust::error::CudaError): "CudaError::OutOfMemory"
+RUST_VARIANT = re.compile(r"\bCudaError::([A-Z]\w+)")
 VERSION_FORMS = [
     ("cudart", re.compile(r"\bCUDA(?: runtime)?(?: version| Version)?[: ]+v?(\d{1,2}\.\d)\b")),
     ("cudart", re.compile(r"\+cu(\d{2})(\d)\b")),                              # wheel tags: 2.1.0+cu121
@@ -170,6 +175,10 @@ class Vocabulary:
                 self.runtime_by_code.setdefault(code, name)
             if api == "cu":
                 self.driver_by_code.setdefault(code, name)
+        self.driver_camel = collections.defaultdict(list)        # "outofmemory" -> [CUDA_ERROR_OUT_OF_MEMORY]
+        for api, code, name, text in self.rows:
+            if api == "cu" and name.startswith("CUDA_ERROR_"):
+                self.driver_camel[name[len("CUDA_ERROR_"):].replace("_", "").lower()].append(name)
         self.legacy_by_name = {name: code for _, code, name, _ in self.legacy}
         self.legacy_by_code = {code: name for _, code, name, _ in self.legacy}
         # the library texts, longest first, that are specific enough to stand for a status
@@ -274,6 +283,12 @@ def recognise(text, vocabulary):
                for s in found.values()):
             continue                      # "CUDA_ERROR_X: its text": one error
         add(Status(name, api, 'by its text, "%s"' % message, "error", at))
+    # Rust's bindings (cust, RustaCUDA: `CudaError::OutOfMemory`): the driver API's name in CamelCase
+    for match in RUST_VARIANT.finditer(text):
+        variant = match.group(1).lower()
+        for name in vocabulary.driver_camel.get(variant) or vocabulary.driver_camel.get(re.sub(r"error$", "", variant)) or []:
+            add(Status(name, "cu", "named as Rust's CudaError::%s (the driver API's %s)" % (match.group(1), name), "error",
+                       match.start()))
     # by wrappers' own guards
     for pattern, name, how in GUARD_PATTERNS:
         match = pattern.search(text)

@@ -7,6 +7,7 @@ import glob
 import io
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -154,9 +155,59 @@ class Recognition(unittest.TestCase):
         self.assertEqual([s.name for s in found], ["cudaErrorIllegalAddress"])
 
 
+    def test_rust_variants_and_a_trailing_status_number(self):
+        # cust / RustaCUDA print the driver API's status in CamelCase
+        self.assertEqual(self.errors("CudaError::OutOfMemory"), ["CUDA_ERROR_OUT_OF_MEMORY"])
+        self.assertEqual(self.errors("Err(CudaError::InvalidValue)"), ["CUDA_ERROR_INVALID_VALUE"])
+        # TensorFlow: "failed to create cuFFT batched plan:2" — cuFFT's status 2 first
+        self.assertEqual(self.errors("failed to create cuFFT batched plan:2")[0], "CUFFT_ALLOC_FAILED")
+        # a line number after a file name, or after "line:", is not a status
+        self.assertEqual(self.errors("error at kernel.cu:700"), [])
+        self.assertEqual(self.errors("Error: line:30"), [])
+
+    def test_accelerator_error_is_pytorch(self):
+        self.assertIn("PyTorch", wrappers("torch.AcceleratorError: CUDA error: invalid device ordinal"))
+        self.assertIn("PyTorch", wrappers("AcceleratorError: CUDA error: invalid device ordinal"))
+
+
 class Ranking(unittest.TestCase):
     def answer(self, text, **wanted):
         return explain.explain(text, corpus(), wanted)
+
+    def test_the_words_name_the_kind_of_call(self):
+        # every capture case returns the status: the call the user names (in words, or .item()) separates them
+        allocation = self.answer("RMM allocation during CUDA graph capture (cudaErrorStreamCaptureUnsupported)")
+        self.assertEqual(allocation.candidates[0].case, "malloc_during_capture")
+        item = self.answer("RuntimeError: CUDA error: operation not permitted when stream is capturing\n"
+                           "    loss_value = loss.item()")
+        self.assertTrue(all("sync" in c.case for c in item.candidates[:2]), [c.case for c in item.candidates[:3]])
+        self.assertNotEqual(item.kind, "cause")           # no case is singled out: they remain possible causes
+
+    def test_a_plainer_case_before_one_with_an_unstated_condition(self):
+        # malloc_in_another_thread_during_capture is malloc_during_capture and a second thread; the text names no thread
+        answer = self.answer("cudaMalloc(256 bytes) failed: operation not permitted when stream is capturing")
+        ranked = [c.case for c in answer.candidates]
+        self.assertLess(ranked.index("malloc_during_capture"), ranked.index("malloc_in_another_thread_during_capture"))
+        threaded = self.answer("cudaMalloc from another thread failed: operation not permitted when stream is capturing")
+        self.assertEqual(threaded.candidates[0].case, "malloc_in_another_thread_during_capture")
+
+    def test_what_a_tool_reports_is_weighed_for_the_tool(self):
+        # grid_rounded_up_without_bound_check fails only under compute-sanitizer (cudaErrorLaunchFailure there)
+        plain = self.answer("RuntimeError: CUDA error: unspecified launch failure")
+        tool = self.answer("========= Invalid __global__ write of size 4 bytes\n========= Program hit cudaErrorLaunchFailure "
+                           "(error 719) due to \"unspecified launch failure\" on CUDA API call to cudaDeviceSynchronize.")
+        def score(answer, case):
+            return next((c.score for c in answer.candidates if c.case == case), 0)
+        self.assertGreater(score(tool, "grid_rounded_up_without_bound_check") - score(tool, "kernel_writes_bad_address"),
+                           score(plain, "grid_rounded_up_without_bound_check") - score(plain, "kernel_writes_bad_address"))
+
+    def test_pytorch_says_something_else_for_some_mistakes(self):
+        # PyTorch refuses to capture on the legacy stream with its own message: for PyTorch's "operation not
+        # permitted", that case ranks below those whose PyTorch message is this one
+        answer = self.answer("RuntimeError: CUDA error: operation not permitted when stream is capturing")
+        legacy = next(c for c in answer.candidates if c.case == "capture_legacy_default_stream")
+        self.assertIn("unlike_pytorch", legacy.parts)
+        self.assertGreater(answer.candidates[0].score, legacy.score)
 
     def test_every_recorded_pytorch_message_finds_its_case(self):
         recorded = [(run["case"], run["message"]) for r in corpus().results if r.kind == "pytorch" for run in r.runs
@@ -166,7 +217,10 @@ class Ranking(unittest.TestCase):
             with self.subTest(case=case):
                 line = message.splitlines()[0]
                 answer = self.answer(line)
-                self.assertIn(case, [c.case for c in answer.candidates if c.parts.get("message", 0) >= 80])
+                rest = explain._normalize(explain.context_text(line, answer.statuses, answer.calls, corpus().vocabulary))
+                if len(rest) >= 12:
+                    # it says more than its status ("CUDA error: " and the status's text say no more): the message is weighed
+                    self.assertIn(case, [c.case for c in answer.candidates if c.parts.get("message", 0) >= 80])
                 if any(c.message_exact for c in answer.candidates):
                     # it says more than its status: it singles out its case (two mirrors may record the same
                     # message, a CPU operand: each is right)
@@ -261,7 +315,7 @@ class VersionLabels(unittest.TestCase):
                         self.assertIn("cuBLAS ", where, reason)
         # evidence from CUDA 11.8 says so, and never reads as plain "default"
         answer = explain.explain("cudaErrorInvalidConfiguration", corpus())
-        lines = [r for c in answer.candidates for r in c.best_reasons(6) if "cudart 11.8" in r or "cudart 12.4" in r]
+        lines = [r for c in answer.candidates for r in c.best_reasons(6) if re.search(r"cudart 1[12]\.\d+ ", r)]
         self.assertTrue(lines)
 
     def test_versions_narrow_the_evidence(self):
@@ -291,7 +345,9 @@ class VersionLabels(unittest.TestCase):
         runs = [r for c in h200.candidates for r in c.best_reasons(6) if "cuBLAS printed" not in r and " · " in r]
         self.assertTrue(runs)
         for reason in runs:
-            self.assertIn("H200", reason.rsplit(" — ", 1)[1].split(",")[0])
+            where = reason.rsplit(" — ", 1)[1]
+            # a run names its environment first; a rule, the run it cites ("rule ...:27, observed on H200 · ...")
+            self.assertIn("H200", where.split("observed on ", 1)[1] if where.startswith("rule ") else where.split(",")[0])
         old_driver = explain.explain("CUBLAS_STATUS_ALLOC_FAILED", corpus(), {"driver": "535"})
         # no run on driver 580 stands for it; a rule with no version condition still holds there (it says where it was seen)
         self.assertFalse([r for c in old_driver.candidates for r in c.best_reasons(6) if "driver 580" in r and "— rule " not in r])
@@ -357,6 +413,39 @@ class SmallTree(unittest.TestCase):
         self.assertEqual(answer.kind, "documented")
         self.assertEqual(answer.candidates[0].confidence, "possible")   # the case returns the status, no more
 
+    def test_a_documented_cause_naming_the_status_leaves_the_case_possible(self):
+        corpus = Corpus(self.root, [])
+        corpus.documented.append({"key": "handle_table_bug", "patterns": ["cudaErrorInvalidResourceHandle"], "line": 99,
+                                  "cause": "A driver's handle table bug.", "fix": "Update the driver.", "source": "org/repo#2"})
+        answer = explain.explain("cudaMemcpyAsync failed: invalid resource handle", corpus)
+        # the only case that returns it, at the call the text names — and a documented cause whose symptom is this
+        # status: one possible cause among two
+        self.assertEqual(answer.candidates[0].case, "stream_used_after_destroy")
+        self.assertEqual(answer.candidates[0].confidence, "possible")
+        self.assertIn("handle_table_bug", [d[2]["key"] for d in answer.documented])
+
+    def test_the_cache_answers_alike_and_notices_changes(self):
+        text = "cudaMemcpyAsync failed: invalid resource handle"
+        first = explain.load_corpus(self.root, [])
+        cached = os.listdir(os.path.join(self.root, "build", "explain-cache"))
+        self.assertEqual(len(cached), 1)
+        second = explain.load_corpus(self.root, [])
+        self.assertIsNot(first, second)                     # read from the cache
+        self.assertEqual(explain.format_text(explain.explain(text, first), first, every=True),
+                         explain.format_text(explain.explain(text, second), second, every=True))
+        rules = os.path.join(self.root, "expected", "streams.rules")
+        with open(rules, encoding="utf-8") as f:
+            original = f.read()
+        try:
+            with open(rules, "w", encoding="utf-8") as f:
+                f.write(original.replace("cudaErrorInvalidResourceHandle", "cudaErrorInvalidValue"))
+            changed = explain.load_corpus(self.root, [])
+            self.assertEqual(explain.explain(text, changed).candidates, [])    # the rule changed: read afresh
+            self.assertNotEqual(os.listdir(os.path.join(self.root, "build", "explain-cache")), cached)
+        finally:
+            with open(rules, "w", encoding="utf-8") as f:
+                f.write(original)
+
     def test_nothing_matches(self):
         answer = explain.explain("cudaErrorECCUncorrectable", Corpus(self.root, []))
         self.assertEqual(answer.kind, "documented")
@@ -368,7 +457,8 @@ class SmallTree(unittest.TestCase):
 
 class CommandLine(unittest.TestCase):
     def test_exit_codes(self):
-        self.assertEqual(run_main(["CUBLAS_STATUS_ALLOC_FAILED"])[0], 0)                 # a cause
+        self.assertEqual(run_main(["no kernel image is available for execution on the device"])[0], 0)   # a cause
+        self.assertEqual(run_main(["CUBLAS_STATUS_ALLOC_FAILED"])[0], 1)                 # three cases return it
         self.assertEqual(run_main(["the weather is nice today"])[0], 1)                   # nothing recognised
         code, out, _ = run_main(["Assertion `err == cudaSuccess' failed."])
         self.assertEqual(code, 1)                                                        # only the check
@@ -413,8 +503,28 @@ class CommandLine(unittest.TestCase):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             code = atlas.main(["explain", "CUBLAS_STATUS_ALLOC_FAILED"])
-        self.assertEqual(code, 0)
+        self.assertEqual(code, 1)                       # possible causes: several cases return it
         self.assertIn("cublas_create_when_memory_full", out.getvalue())
+
+
+class SectionRefresh(unittest.TestCase):
+    """reports/real_world/refresh_explain_section.py puts explain's current output under each shown command."""
+
+    def test_a_stale_output_is_replaced_and_prose_kept(self):
+        sys.path.insert(0, os.path.join(ROOT, "reports", "real_world"))
+        try:
+            import refresh_explain_section as refresh
+        finally:
+            sys.path.pop(0)
+        text = ("Prose before.\n\n    $ python3 reports/atlas.py explain \"cudaErrorNoKernelImageForDevice\"\n"
+                "    explain: something old\n    rc=7\n\nProse after.\n")
+        new, blocks, changed = refresh.refresh(text)
+        self.assertEqual((blocks, changed), (1, 1))
+        self.assertTrue(new.startswith("Prose before.\n\n    $ python3 reports/atlas.py explain"))
+        self.assertTrue(new.endswith("\n\nProse after.\n"))
+        self.assertIn("    recognised: cudaErrorNoKernelImageForDevice", new)
+        self.assertNotIn("something old", new)
+        self.assertEqual(refresh.refresh(new)[2], 0)          # run again: nothing left to change
 
 
 @unittest.skipUnless(os.path.exists(benchmark_explain.ROWS), "no real-world set in this tree (reports/real_world/reports.tsv)")
@@ -425,10 +535,23 @@ class RealWorldFloor(unittest.TestCase):
     def test_floor(self):
         results = benchmark_explain.run(benchmark_explain.read_rows(benchmark_explain.ROWS), corpus())
         figures = benchmark_explain.figures(results)["overall"]
-        self.assertGreaterEqual(figures["covered"], 30)
-        self.assertGreaterEqual(figures["top1"] / figures["covered"], 0.65, figures)
-        self.assertGreaterEqual(figures["top3"] / figures["covered"], 0.72, figures)
-        self.assertGreaterEqual(figures["honest"] / max(1, figures["uncovered"]), 0.85, figures)
+        # measured (127 rows, 73 covered): top-1 77%, top-3 85%, honest 100% (odd rows 89%/94%, even rows 66%/76%)
+        self.assertGreaterEqual(figures["covered"], 60)
+        self.assertGreaterEqual(figures["top1"] / figures["covered"], 0.72, figures)
+        self.assertGreaterEqual(figures["top3"] / figures["covered"], 0.82, figures)
+        self.assertGreaterEqual(figures["honest"] / max(1, figures["uncovered"]), 0.95, figures)
+
+    def test_halves(self):
+        # ranking was developed on the odd rows; the even rows are held out: each half keeps a floor of its own
+        results = benchmark_explain.run(benchmark_explain.read_rows(benchmark_explain.ROWS), corpus())
+        for half, top1, top3 in (("odd", 0.80, 0.90), ("even", 0.62, 0.72)):
+            figures = benchmark_explain.figures([r for r in results if benchmark_explain.half(r["id"]) == half])["overall"]
+            self.assertGreaterEqual(figures["top1"] / figures["covered"], top1, (half, figures))
+            self.assertGreaterEqual(figures["top3"] / figures["covered"], top3, (half, figures))
+            self.assertGreaterEqual(figures["honest"] / max(1, figures["uncovered"]), 0.95, (half, figures))
+
+    def test_half(self):
+        self.assertEqual([benchmark_explain.half(i) for i in ("rw001", "rw002", "rw127")], ["odd", "even", "odd"])
 
 
 if __name__ == "__main__":
