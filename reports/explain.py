@@ -16,9 +16,9 @@ many cases return, with nothing to tell them apart, is answered as
 "possible"; documented causes no GPU here reproduces come from
 reports/real_world/documented_causes.tsv and are never shown as cases.
 
-Exit status: 0 when a cause is named (a case, or a documented cause), 1
-when nothing recognised singles out a cause (what the status means is
-still printed), 2 on bad usage.
+Exit status: 0 when it answers (the cause, possible causes, or a documented
+cause), 1 when nothing matches (what the status means is still printed), 2
+on bad usage.
 """
 import argparse
 import collections
@@ -652,7 +652,9 @@ class Answer:
 
     @property
     def exit_code(self):
-        return 0 if self.kind in ("cause", "documented") else 1
+        # answered: a cause, possible causes or a documented cause; 1 only
+        # when nothing matches (the status's meaning is printed instead)
+        return 0 if self.kind in ("cause", "documented", "possible") else 1
 
     def causes(self):
         return [c for c in self.candidates if c.confidence == CAUSE]
@@ -1173,7 +1175,7 @@ def main(argv=None):
     signal.signal(signal.SIGPIPE, signal.SIG_DFL) if hasattr(signal, "SIGPIPE") else None
     parser = argparse.ArgumentParser(
         prog="atlas.py explain", description="Which case of the corpus reproduces an error message, and how sure that is.",
-        epilog="Exit status: 0 a cause is named (a case, or a documented cause); 1 nothing singles out a cause "
+        epilog="Exit status: 0 answered (the cause, possible causes, or a documented cause); 1 nothing matches "
                "(what the status means is printed); 2 usage.", formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("text", help="the error: a line, a whole traceback, a status name or number; - reads standard input")
     parser.add_argument("results", nargs="*", help="results files or folders (default: reports/results/*.json)")
