@@ -125,9 +125,10 @@ def main(argv=None):
         except OSError as error:
             print("atlas: cannot write the report into %s: %s" % (args.out, error.strerror or error), file=sys.stderr)
             return 1
+        real = [p for p in problems if getattr(p, "scope", "file") != "superseded"]
         print("report: %s (%d cases × %d environments, %d PyTorch columns%s)" % (
             index, len(matrix.case_names), len(matrix.columns), len(matrix.pytorch),
-            ", %d problems in the results files (named above)" % len(problems) if problems else ""))
+            ", %d problems in the results files (named above)" % len(real) if real else ""))
     elif args.command == "lessons":
         found = stale_lessons(matrix)
         for path, problem in found:

@@ -23,7 +23,8 @@ MODE_ORDER = ("default", "launch_blocking", "eager_loading", "workspace_0", "san
 class Problem(tuple):
     """(path, reason): something in a results file the report could not use.
     scope says how much was lost: "file" (the whole file), "run" (one run,
-    shown as unreadable) or "field" (one field, treated as absent)."""
+    shown as unreadable), "field" (one field, treated as absent) or
+    "superseded" (nothing wrong: a newer file of the same column is shown)."""
 
     def __new__(cls, path, reason, scope="file"):
         problem = super().__new__(cls, (path, reason))
@@ -430,7 +431,8 @@ def load_results(paths, here=()):
             partials.append(results)
             continue
         if results.id in first:
-            problems.append(Problem(results.path, "superseded by %s (the same environment)" % first[results.id].path))
+            problems.append(Problem(results.path, "superseded by %s (the same environment)" % first[results.id].path,
+                                    "superseded"))
             continue
         first[results.id] = results
         unique.append(results)
@@ -441,7 +443,7 @@ def load_results(paths, here=()):
             unique.append(partial)
         elif base.partial or base.overlay_from is not None:
             problems.append(Problem(partial.path, "superseded by %s (a partial run of the same environment)"
-                                    % (base.overlay_from or base).path))
+                                    % (base.overlay_from or base).path, "superseded"))
         elif base.collected and partial.collected and partial.collected < base.collected:
             problems.append(Problem(partial.path, "a partial run older than the complete run %s (collected %s < %s); "
                                     "not shown" % (base.path, partial.collected, base.collected)))

@@ -109,6 +109,13 @@ def page(title, body, depth=0, current=None, style="", script="", wide=False):
 def problems_html(problems):
     if not problems:
         return ""
+    # a file a newer one of its column replaces is not a problem: said, not alarmed
+    replaced = [p for p in problems if getattr(p, "scope", "file") == "superseded"]
+    note = ("<p class=note>Shown instead of the committed file of the same column: %s.</p>" % "; ".join(
+        "<code>%s</code> (%s)" % (e(p[0]), e(p[1])) for p in replaced)) if replaced else ""
+    problems = [p for p in problems if getattr(p, "scope", "file") != "superseded"]
+    if not problems:
+        return note
     by_file = collections.OrderedDict()
     for p in problems:
         by_file.setdefault(p[0], []).append((p[1], getattr(p, "scope", "file")))
@@ -118,7 +125,7 @@ def problems_html(problems):
         items.append("<li><code>%s</code> — %s:<ul>%s</ul></li>" % (
             e(path), lost, "".join("<li>%s</li>" % e(r) for r, _ in reasons[:20]) +
             ("<li>and %d more</li>" % (len(reasons) - 20) if len(reasons) > 20 else "")))
-    return "<div class=problems role=alert><b>Some results could not be used.</b><ul>%s</ul></div>" % "".join(items)
+    return note + "<div class=problems role=alert><b>Some results could not be used.</b><ul>%s</ul></div>" % "".join(items)
 
 
 def link_text(text):
