@@ -302,7 +302,11 @@ def compare_page(steps, field, group, x, y):
 
 
 def with_extra_columns(results_list):
-    """The columns given, and those of EXTRA_FOLDERS not already among them."""
+    """The columns given, and — when they include the committed results, whose
+    companions these are — those of EXTRA_FOLDERS not already among them."""
+    committed = os.path.join(ROOT, "reports", "results") + os.sep
+    if not any(os.path.abspath(getattr(r, "path", "")).startswith(committed) for r in results_list):
+        return list(results_list)
     paths = [os.path.join(folder, name) for folder in EXTRA_FOLDERS if os.path.isdir(folder)
              for name in sorted(os.listdir(folder)) if name.endswith(".json")]
     extra, _ = load_results(paths)
