@@ -159,8 +159,8 @@ MATRIX_SCRIPT = r"""
   var K = D.kinds, body = document.querySelector('#matrix tbody'), loaded = {};
   function el(tag, cls, text) { var x = document.createElement(tag); if (cls) x.className = cls;
     if (text != null) x.textContent = text; return x; }
-  function cell(k, col) {
-    var kind = K[k], td = el('td', 'c k-' + kind[1]);
+  function cell(k, col, table) {     // table: the kinds of a steps file; the matrix's own by default
+    var kind = (table || K)[k], td = el('td', 'c k-' + kind[1]);
     if (kind[0].indexOf('\u2717') >= 0) td.classList.add('differs');
     if (D.columns[col] && D.columns[col].here) td.classList.add('here');
     if (kind[2]) { var a = el('a', null, kind[0]); a.href = 'status.html#' + kind[2]; td.appendChild(a); }
@@ -192,14 +192,7 @@ MATRIX_SCRIPT = r"""
     function add(row) { after.parentNode.insertBefore(row, after.nextSibling); after = row; }
     v.steps.forEach(function (s) {
       var row = el('tr', 'step'); row.appendChild(el('th', null, 'step ' + s[0]));
-      s[1].forEach(function (k, i) {
-        var kind = kinds[k], td = el('td', 'c k-' + kind[1]);
-        if (kind[0].indexOf('\u2717') >= 0) td.classList.add('differs');
-        if (D.columns[i] && D.columns[i].here) td.classList.add('here');
-        if (kind[2]) { var a = el('a', null, kind[0]); a.href = 'status.html#' + kind[2]; td.appendChild(a); }
-        else td.textContent = kind[0];
-        if (kind[3]) td.title = kind[3];
-        row.appendChild(td); });
+      s[1].forEach(function (k, i) { row.appendChild(cell(k, i, kinds)); });
       add(row); });
     var row = el('tr', 'details'); row.appendChild(el('th', null, 'details'));
     v.details.forEach(function (d, i) { var td = el('td', null, d); if (D.columns[i] && D.columns[i].here) td.classList.add('here');
