@@ -4,7 +4,6 @@ Checks the two tables' shape and vocabulary, and that every case a row names is
 a case of this repository (or one of the cases other helpers are adding, listed
 in PENDING_CASES until they are merged).
 """
-import csv
 import glob
 import os
 import re

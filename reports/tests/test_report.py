@@ -6,7 +6,6 @@ import html
 import html.parser
 import json
 import os
-import random
 import re
 import shutil
 import subprocess
