@@ -21,12 +21,18 @@
 #   harness/toolkit.sh ptx LIBNVRTC OUT  compile a one-kernel program to PTX (compute_90) with the
 #                                        NVRTC library given (e.g. /opt/nvrtc-13.2/lib/libnvrtc.so.13):
 #                                        a real toolkit's output, for cases/driver_versions/
+#   harness/toolkit.sh delta cublas-KEY cublas-BASE OUT
+#                                        cuBLAS KEY as its difference from cuBLAS BASE (both fetched),
+#                                        OUT/cublas-KEY: ~130 MB where the build is 500 MB and more
+#   harness/toolkit.sh undelta DIR/cublas-KEY BASE-LIB-DIR...
+#                                        on the GPU machine: rebuild /opt/cublas-KEY/lib from the delta
+#                                        and BASE's files found in one of the folders (sha256-checked)
 #   harness/toolkit.sh env VERSION       print what the build and the run need: the -D options
 #                                        (or the preset) and the LD_LIBRARY_PATH
 #   harness/toolkit.sh runtime VERSION DIR
 #                                        on a machine that only runs: unpack the runtime packages
 #                                        found in DIR (cudart, cuBLAS) into /opt/cuda-VERSION
-#   harness/toolkit.sh pack OUT VERSION...
+#   harness/toolkit.sh pack OUT VERSION...   (VERSION: a runtime, 11.8-cublas or 12.4-cublas, system)
 #                                        after building each VERSION (preset toolkit-12 / toolkit-13 /
 #                                        toolkit-12.4 / toolkit-11.8 with the cudart-only targets):
 #                                        one tar.xz of their case programs, fingerprint and libcudart,
@@ -78,7 +84,7 @@ check() {
 
 fetch_wheel() {  # requirement dir
   mkdir -p "$cache/wheels"
-  pip download -q --no-deps --only-binary=:all: --platform manylinux2014_x86_64 \
+  pip download -q --no-deps --only-binary=:all: --platform manylinux2014_x86_64 --platform manylinux_2_27_x86_64 \
       --python-version 3.12 -d "$cache/wheels" "$1" >&2
   local name=${1%%==*} version=${1##*==} file
   file=$(ls "$cache/wheels/${name//-/_}-$version-"*.whl | head -1)
@@ -179,22 +185,37 @@ nvrtc() {  # nvrtc-X.Y
 
 # Cases that need a library other than cudart (cuBLAS, cuDNN, ...): a runtime
 # column carries libcudart alone, so they are "not run" there, with the reason.
+# A cuBLAS column (11.8-cublas, 12.4-cublas) carries cudart and cuBLAS.
 needs_more_than_cudart() {
   grep -qE 'atlas_cublas\.h|<cublasLt\.h>|<cusolverDn\.h>|<cufft\.h>|<cudnn\.h>|<nccl\.h>' "$1"
 }
+needs_more_than_cublas() {
+  grep -qE 'atlas_libraries\.h|<cusolverDn\.h>|<cufft\.h>|<cudnn\.h>|<nccl\.h>' "$1"
+}
+# Whether column VERSION (12.4, or 12.4-cublas) can run case source FILE.
+column_runs() {  # version file
+  case $1 in
+    *-cublas) ! needs_more_than_cublas "$2" ;;
+    *) ! needs_more_than_cudart "$2" ;;
+  esac
+}
 
-# The cudart-only targets, for: cmake --build ... --target $(toolkit.sh targets)
+# The targets a column runs, for: cmake --build ... --target $(toolkit.sh targets [12.4-cublas])
 targets() {
   local f
   echo atlas-run
   for f in "$root"/cases/*/*.c "$root"/cases/*/*.cu; do
-    needs_more_than_cudart "$f" || echo "case_$(basename "${f%.*}")"
+    column_runs "${1:-runtime}" "$f" && echo "case_$(basename "${f%.*}")"
   done
+  return 0
 }
 
-build_dir() { case $1 in 11.8|12.4) echo "$root/build/toolkit-$1" ;; *) echo "$root/build/toolkit-$1" ;; esac; }
-runtime_dir() { case $1 in 11.8|12.4) echo "/opt/cuda-$1/usr/lib/x86_64-linux-gnu" ;; *) echo "/opt/cuda-$1/lib" ;; esac; }
-include_dir() { case $1 in 11.8|12.4) echo "/opt/cuda-$1/usr/include" ;; *) echo "/opt/cuda-$1/include" ;; esac; }
+# A column key is a runtime version, or 11.8-cublas / 12.4-cublas: Debian's
+# whole build of that version (cudart and cuBLAS cases), run with its cuBLAS.
+base_version() { echo "${1%-cublas}"; }
+build_dir() { echo "$root/build/toolkit-$(base_version "$1")"; }
+runtime_dir() { case $(base_version "$1") in 11.8|12.4) echo "/opt/cuda-$(base_version "$1")/usr/lib/x86_64-linux-gnu" ;; *) echo "/opt/cuda-$1/lib" ;; esac; }
+include_dir() { case $(base_version "$1") in 11.8|12.4) echo "/opt/cuda-$(base_version "$1")/usr/include" ;; *) echo "/opt/cuda-$1/include" ;; esac; }
 
 # The fingerprint of a runtime-only column: atlas-fingerprint built against
 # this runtime with a stand-in <cublas_v2.h> (no cuBLAS is loaded, so none is
@@ -224,6 +245,17 @@ WRAP
   rm -rf "$shim"
 }
 
+# The fingerprint of a cuBLAS column: atlas-fingerprint linked with the
+# version's own cudart and cuBLAS (found at run time where toolkit.sh runtime
+# unpacks them: the library path the sweep sets).
+fingerprint_with_cublas() {  # version stage
+  local version=$1 stage=$2 dir
+  dir=$(runtime_dir "$version")
+  gcc -std=c11 -O2 -w -isystem "$(include_dir "$version")" "${ATLAS_FINGERPRINT_SOURCE:-$root/harness/fingerprint.c}" \
+      -o "$stage/atlas-fingerprint" -L"$dir" -l:"$(cd "$dir" && ls libcublas.so.1* | head -1)" \
+      -l:"$(cd "$dir" && ls libcudart.so.1* | head -1)" -ldl
+}
+
 # The system's own build (preset run) whole, with a fingerprint that links
 # cuBLAS: run with another cuBLAS first on the library path, it is a cuBLAS column.
 pack_system() {  # stage
@@ -249,14 +281,18 @@ pack() {  # out versions...
     [ -d "$dir/cases" ] || die "$dir: build $version first (toolkit.sh env $version)"
     mkdir -p "$stage/toolkit-$version/lib" "$stage/toolkit-$version/cases"
     cp -P "$(runtime_dir "$version")"/libcudart.so.1* "$stage/toolkit-$version/lib/"
-    fingerprint "$version" "$stage/toolkit-$version"
+    local why="a runtime column (cudart $version) carries libcudart alone; this case needs cuBLAS or another library"
+    case $version in
+      *-cublas) fingerprint_with_cublas "$version" "$stage/toolkit-$version"
+                why="a cuBLAS column (CUDA $(base_version "$version")) carries cudart and cuBLAS alone; this case needs cuSOLVER, cuFFT, cuDNN or NCCL" ;;
+      *) fingerprint "$version" "$stage/toolkit-$version" ;;
+    esac
     for f in "$root"/cases/*/*.c "$root"/cases/*/*.cu; do
       name=$(basename "${f%.*}"); family=$(basename "$(dirname "$f")")
       mkdir -p "$stage/toolkit-$version/cases/$family"
-      if needs_more_than_cudart "$f"; then
+      if ! column_runs "$version" "$f"; then
         printf '#!/bin/sh\nprintf "skip\\t%%s\\n" "%s" >> "$ATLAS_RECORD"\necho "[skip] %s"\nexit 77\n' \
-          "not run: a runtime column (cudart $version) carries libcudart alone; this case needs cuBLAS or another library" \
-          "not run: a runtime column carries libcudart alone" > "$stage/toolkit-$version/cases/$family/$name"
+          "not run: $why" "not run: $why" > "$stage/toolkit-$version/cases/$family/$name"
         chmod +x "$stage/toolkit-$version/cases/$family/$name"
       elif [ -x "$dir/cases/$family/$name" ]; then
         cp "$dir/cases/$family/$name" "$stage/toolkit-$version/cases/$family/"
@@ -298,6 +334,13 @@ sweep() {  # tarball out seconds
       select=(-R "${ATLAS_SWEEP_SYSTEM_TESTS:-.}" -E 'atlas/report|rules-lint')
       with=("${extra[@]}")
     fi
+    if [ "${version%-cublas}" != "$version" ]; then
+      # a cuBLAS column: its cuBLAS where toolkit.sh runtime unpacked it (rpath of the build, too)
+      local blas; blas=$(runtime_dir "$version")
+      ls "$blas"/libcublasLt.so.1* > /dev/null 2>&1 ||
+        { echo "not run: $version (no cuBLAS in $blas: toolkit.sh runtime $(base_version "$version") DIR with its packages)" | tee -a "$out/sweep.log"; continue; }
+      library_path=$library_path:$blas
+    fi
     ln -sfn "$root/build/versions/toolkit-$version" "$root/build/versions/current"
     # The previous column's parts and fingerprint go; registered.txt (written
     # at configure time: collect's list of every variant) stays.
@@ -309,6 +352,46 @@ sweep() {  # tarball out seconds
     cp "$root"/build/toolkit-sweep-run/results/*.json "$out/" 2>/dev/null || echo "no results file for $version" >> "$out/sweep.log"
     echo "$version: $((SECONDS - t)) s, $(tail -3 "$out/ctest-$version.log" | head -1)" | tee -a "$out/sweep.log"
   done < "$root/build/versions/versions.txt"
+}
+
+# A cuBLAS build as the difference from another (zstd --patch-from): two
+# cuBLAS 13 builds share most of their 500 MB, so a build the GPU machine lacks
+# travels as ~130 MB against the one it has. Every file is checked against
+# toolkit.sha256 ("cublas-X.Y.Z.W/<file>" lines) before and after.
+check_as() {  # file name
+  local got want
+  got=$(sha256sum "$1" | cut -d' ' -f1)
+  want=$(awk -v n="$2" '$2 == n { print $1 }' "$sums")
+  [ -n "$want" ] || die "$2: no sha256 in $sums (it is $got)"
+  [ "$got" = "$want" ] || die "$2 ($1): sha256 $got, expected $want ($sums)"
+  echo "checked $2"
+}
+delta() {  # key base out
+  local key=$1 base=$2 out=$3/$1 f
+  mkdir -p "$out"
+  for f in libcublas.so.13 libcublasLt.so.13; do
+    check_as "/opt/$key/lib/$f" "$key/$f"; check_as "/opt/$base/lib/$f" "$base/$f"
+    zstd -q -f -"${ATLAS_DELTA_LEVEL:-12}" --long=31 -T0 --patch-from="/opt/$base/lib/$f" "/opt/$key/lib/$f" -o "$out/$f.zst"
+  done
+  echo "$base" > "$out/base.txt"
+  du -sh "$out"
+}
+undelta() {  # dir-with-the-delta base-lib-dir...: /opt/<key>/lib
+  local dir=$1 key base f from; shift
+  key=$(basename "$dir"); base=$(cat "$dir/base.txt")
+  mkdir -p "/opt/$key/lib"
+  for f in libcublas.so.13 libcublasLt.so.13; do
+    from=""
+    for d in "$@"; do
+      for candidate in "$d/$f" "$d/$f".*; do
+        [ -f "$candidate" ] && (check_as "$candidate" "$base/$f" > /dev/null 2>&1) && { from=$candidate; break 2; }
+      done
+    done
+    [ -n "$from" ] || die "$base/$f: no file with its sha256 in $* (the delta needs that very build)"
+    zstd -q -d -f --long=31 --patch-from="$from" "$dir/$f.zst" -o "/opt/$key/lib/$f"
+    check_as "/opt/$key/lib/$f" "$key/$f"
+  done
+  ls "/opt/$key/lib"
 }
 
 # PTX as a given NVRTC writes it (ctypes: NVRTC needs no GPU).
@@ -372,7 +455,9 @@ case $command in
     [ -n "$key" ] || die "usage: toolkit.sh runtime VERSION DIR"
     mkdir -p "/opt/cuda-$key"
     for deb in "${3:?the folder with the runtime packages}"/*.deb; do check "$deb"; dpkg -x "$deb" "/opt/cuda-$key"; done ;;
-  targets) targets ;;
+  targets) targets "$key" ;;
+  delta) delta "${2:?usage: toolkit.sh delta cublas-KEY cublas-BASE OUT}" "${3:?the base build}" "${4:?the folder for the delta}" ;;
+  undelta) shift; undelta "${1:?usage: toolkit.sh undelta DIR/cublas-KEY BASE-LIB-DIR...}" "${@:2}" ;;
   ptx) ptx "${2:?usage: toolkit.sh ptx LIBNVRTC OUT}" "${3:?usage: toolkit.sh ptx LIBNVRTC OUT}" ;;
   pack) out=${2:?usage: toolkit.sh pack OUT VERSION...}; shift 2; pack "$out" "$@" ;;
   sweep) sweep "${2:?usage: toolkit.sh sweep TARBALL OUT [SECONDS]}" "${3:?the folder for the results}" "${4:-420}" ;;

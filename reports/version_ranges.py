@@ -113,7 +113,12 @@ def observations(results_list, field="cudart"):
         group = group_of(results, field)
         files[group][version].append(results.path)
         for run in results.runs:
-            runs.setdefault(group, {}).setdefault((run["case"], run["variant"]), {})[version] = run_outcomes(run)
+            seen = runs.setdefault(group, {}).setdefault((run["case"], run["variant"]), {})
+            outcomes = run_outcomes(run)
+            # two columns of one version (a runtime-only column and a cuBLAS column of the same cudart):
+            # what ran counts, whichever file came first; "not run" only where nothing ran
+            if version not in seen or "*" in seen[version] and "*" not in outcomes:
+                seen[version] = outcomes
     for group, by_run in runs.items():
         for (case, variant), by_version in by_run.items():
             steps = list(dict.fromkeys(s for outcomes in by_version.values() for s in outcomes if s != "*"))

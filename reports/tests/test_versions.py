@@ -118,6 +118,18 @@ class Ranges(unittest.TestCase):
         self.assertEqual(vr.not_run_on_one_side(steps, "13.0", "13.1"),
                          {("empty_grid", "broken"): "not run: no nvcc 13.1"})       # not "not run: not run: ..."
 
+    def test_two_columns_of_one_version_what_ran_counts(self):
+        # a runtime-only column (cuBLAS cases "not run") and a cuBLAS column of the same cudart, in either order
+        blas = run("lda_smaller_than_rows", "broken", [("gemm", "CUBLAS_STATUS_INVALID_VALUE", "cublasSgemm")])
+        stub = run("lda_smaller_than_rows", "broken", [], skip="not run: a runtime column carries libcudart alone")
+        with_blas = Column("12.4", [blas], cublas="12.4.5", path=os.path.join(ROOT, "x", "blas.json"))
+        alone = Column("12.4", [stub], path=os.path.join(ROOT, "x", "alone.json"))
+        for order in ([with_blas, alone], [alone, with_blas]):
+            per_group, files = vr.observations(self.columns + order, "cudart")
+            steps = per_group[self.group]
+            self.assertEqual(steps[("lda_smaller_than_rows", "broken", "gemm")]["12.4"], "CUBLAS_STATUS_INVALID_VALUE")
+            self.assertEqual(len(files[self.group]["12.4"]), 3)
+
     def test_other_gpus_and_drivers_are_other_groups(self):
         other = Column("13.0", launch("13.0", "cudaErrorInvalidValue").runs, gpu="NVIDIA H100")
         per_group, _ = vr.observations(self.columns + [other], "cudart")
