@@ -84,8 +84,9 @@ check() {
 
 fetch_wheel() {  # requirement dir
   mkdir -p "$cache/wheels"
-  pip download -q --no-deps --only-binary=:all: --platform manylinux2014_x86_64 --platform manylinux_2_27_x86_64 \
-      --python-version 3.12 -d "$cache/wheels" "$1" >&2
+  # cuBLAS 12.9's wheels are tagged manylinux_2_27 only, not manylinux2014 (2_17)
+  pip download -q --no-deps --only-binary=:all: --platform manylinux2014_x86_64 \
+      --platform manylinux_2_27_x86_64 --python-version 3.12 -d "$cache/wheels" "$1" >&2
   local name=${1%%==*} version=${1##*==} file
   file=$(ls "$cache/wheels/${name//-/_}-$version-"*.whl | head -1)
   check "$file"

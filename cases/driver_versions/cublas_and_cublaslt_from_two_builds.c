@@ -11,8 +11,11 @@
  * toolkit's and PyTorch's wheel nvidia-cublas; the notes name both files).
  * Both are cuBLAS 13.1.0 (quantities cublas_version, cublaslt_version): the
  * only second build on the GPU machine is the same version, and two copies
- * of one version mix safely. The failure below needs two versions, which no
- * machine here has (a cuBLASLt is 540 MB): documented, not reproduced.
+ * of one version mix safely. Two versions fail: a newer libcublas with an
+ * older libcublasLt does not load at all ("undefined symbol ..., version
+ * libcublasLt.so.12"), reproduced without a GPU by
+ * cublas_newer_than_its_cublaslt; a pair that loads and then answers
+ * CUBLAS_STATUS_INVALID_VALUE (below) is documented, not reproduced.
  *
  * What a PyTorch user sees: "RuntimeError: CUDA error:
  * CUBLAS_STATUS_INVALID_VALUE when calling `cublasGemmEx( handle, opa, opb,

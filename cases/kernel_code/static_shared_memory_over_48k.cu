@@ -40,31 +40,10 @@
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#shared-memory-9-0).
  */
 #include "atlas.h"
+#include "tile_ptx.h"
 #include <stdio.h>
 
 enum { THREADS = 256 };
-
-/* What nvcc -ptx writes for
- *   __shared__ float tile[BYTES / 4];
- *   for (i = threadIdx.x; i < BYTES / 4; i += blockDim.x) tile[i] = i;
- *   __syncthreads();
- *   out[threadIdx.x] = tile[BYTES / 4 - 1 - threadIdx.x];
- * with BYTES filled in. */
-static const char PTX[] =
-    ".version 7.0\n.target sm_75\n.address_size 64\n"
-    ".visible .entry tile_sum(.param .u64 out)\n{\n"
-    "  .reg .pred %%p<3>;\n  .reg .f32 %%f<3>;\n  .reg .b32 %%r<14>;\n  .reg .b64 %%rd<5>;\n"
-    "  .shared .align 4 .b8 tile[%d];\n"
-    "  ld.param.u64 %%rd1, [out];\n  mov.u32 %%r1, %%tid.x;\n"
-    "  setp.gt.s32 %%p1, %%r1, %d;\n  @%%p1 bra DONE;\n"
-    "  mov.u32 %%r2, %%ntid.x;\n  mov.u32 %%r6, tile;\n  mov.u32 %%r13, %%r1;\n"
-    "LOOP:\n  shl.b32 %%r5, %%r13, 2;\n  add.s32 %%r7, %%r6, %%r5;\n  cvt.rn.f32.s32 %%f1, %%r13;\n"
-    "  st.shared.f32 [%%r7], %%f1;\n  add.s32 %%r13, %%r13, %%r2;\n  setp.lt.s32 %%p2, %%r13, %d;\n"
-    "  @%%p2 bra LOOP;\n"
-    "DONE:\n  bar.sync 0;\n  mov.u32 %%r8, %d;\n  sub.s32 %%r9, %%r8, %%r1;\n  shl.b32 %%r10, %%r9, 2;\n"
-    "  mov.u32 %%r11, tile;\n  add.s32 %%r12, %%r11, %%r10;\n  ld.shared.f32 %%f2, [%%r12];\n"
-    "  cvta.to.global.u64 %%rd2, %%rd1;\n  mul.wide.u32 %%rd3, %%r1, 4;\n  add.s64 %%rd4, %%rd2, %%rd3;\n"
-    "  st.global.f32 [%%rd4], %%f2;\n  ret;\n}\n";
 
 static void load_tile_kernel(int bytes)
 {
@@ -72,14 +51,14 @@ static void load_tile_kernel(int bytes)
     (void)bytes;
     atlas_skip("this case loads PTX with cudaLibraryLoadData, which the runtime has from CUDA 12.5");
 #else
-    static char ptx[sizeof PTX + 64], log[2048];
+    static char ptx[sizeof TILE_PTX + 64], log[2048];
     int floats = bytes / 4;
     float *out = NULL, host[THREADS];
     cudaLibrary_t library;
     cudaKernel_t kernel;
     enum cudaJitOption options[] = {cudaJitErrorLogBuffer, cudaJitErrorLogBufferSizeBytes};
     void *values[] = {log, (void *)(size_t)sizeof log};
-    snprintf(ptx, sizeof ptx, PTX, bytes, floats - 1, floats, floats - 1);
+    TILE_PTX_FORMAT(ptx, sizeof ptx, bytes);
     atlas_quantity("static_shared_bytes", bytes, "bytes");
     if (!ATLAS_CUDA("alloc", cudaMalloc((void **)&out, sizeof host)))
         return;
