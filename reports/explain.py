@@ -54,6 +54,8 @@ mistake sees what why fix references lesson atlas here same new get got true fal
 info warning warn who how why let set run off put end did does done now yet too own way day big old try
 during within because since upon""".split())
 CAUSE, POSSIBLE, RELATED = "cause", "possible", "related"
+# words that say the failing call was a kernel launch (weighed as that kind of call, not again as words)
+LAUNCH_WORDS = r"\bkernel launch|\blaunch(?:ing)? (?:the |a )?kernel|launch failed"
 # signs in a message that more than one GPU is involved
 MULTI_GPU = re.compile(r"peer|p2p|nvlink|nccl|\branks?\b|local_rank|world_size|cuda:[1-9]|\b(?:device|gpu|ordinal)[ =:#]*[1-9]|"
                        r"\bdevices\b|\bgpus\b|multi-?gpu|tensor.parallel|another device|other device|two devices", re.I)
@@ -751,7 +753,7 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
     user_stems = {_stem(f) for f in user_calls}
     user_libraries = {_library(f) for f in user_calls} - {""}
     user_kinds = set().union(*(_kinds(f) for f in user_calls)) if user_calls else set()
-    if re.search(r"\bkernel launch|\blaunch(?:ing)? (?:the |a )?kernel|launch failed", text, re.I):
+    if re.search(LAUNCH_WORDS, text, re.I):
         user_kinds.add("launch")
     user_kinds |= _text_kinds(focus)
     several_gpus = bool(MULTI_GPU.search(text))
@@ -949,7 +951,8 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
                                     'its lesson discusses %s — %s' % (names[0] if names else '"%s"' % text_of, case.source_path))
 
     # 4. context: the words of the text against each case's name, title and lesson
-    words = set(_tokens(context_text(focus, answer.statuses, answer.calls, vocabulary)))
+    # the words that said the kind of call ("kernel launch failed") are weighed already, as that kind
+    words = set(_tokens(re.sub(LAUNCH_WORDS, " ", context_text(focus, answer.statuses, answer.calls, vocabulary), flags=re.I)))
     if answer.memory:
         words |= set(answer.memory[2])
     meaning_words = set()       # they may match a lesson, not a case's name (the header does not name mistakes)

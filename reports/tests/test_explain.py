@@ -284,6 +284,13 @@ class Ranking(unittest.TestCase):
         counts = [c.evidence_count for c in answer.candidates if c.case in answer.ties and c.score == answer.candidates[0].score]
         self.assertEqual(counts, sorted(counts, reverse=True))
 
+    def test_the_words_that_say_a_launch_are_not_counted_again(self):
+        # "kernel launch failed" says the call was a launch (weighed as such): every launch-configuration case is one,
+        # and the words do not favour those whose title says "kernel launched"
+        answer = self.answer("RuntimeError: kernel launch failed: invalid configuration argument")
+        for case in ("grid_y_over_65535", "block_over_1024_threads", "empty_grid", "block_z_over_64"):
+            self.assertIn(case, answer.ties)
+
     def test_aftermath_is_marked_and_ranks_below_causes(self):
         # cuBLAS fails after a kernel's illegal address: the case shows it, but as the aftermath of that fault
         answer = self.answer("CUBLAS_STATUS_EXECUTION_FAILED")
@@ -682,11 +689,11 @@ class RealWorldFloor(unittest.TestCase):
         # every row answered with the real-world counts of the other rows (leave one out)
         results = benchmark_explain.run(benchmark_explain.read_rows(benchmark_explain.ROWS), corpus())
         figures = benchmark_explain.figures(results)["overall"]
-        # measured (127 rows, 73 covered): top-1 76.7%, top-3 87.7%, honest 100% (odd rows 85.7%/91.4%, even rows
-        # answered with the odd rows' counts 65.8%/84.2%)
+        # measured (127 rows, 73 covered): top-1 78.1%, top-3 89.0%, honest 100% (odd rows 85.7%/91.4%, even rows
+        # answered with the odd rows' counts 65.8%/86.8%)
         self.assertGreaterEqual(figures["covered"], 60)
-        self.assertGreaterEqual(figures["top1"] / figures["covered"], 0.73, figures)
-        self.assertGreaterEqual(figures["top3"] / figures["covered"], 0.84, figures)
+        self.assertGreaterEqual(figures["top1"] / figures["covered"], 0.75, figures)
+        self.assertGreaterEqual(figures["top3"] / figures["covered"], 0.86, figures)
         self.assertGreaterEqual(figures["honest"] / max(1, figures["uncovered"]), 0.95, figures)
 
     def test_halves(self):
@@ -696,7 +703,7 @@ class RealWorldFloor(unittest.TestCase):
         odd = [row for row in rows if benchmark_explain.half(row["id"]) == "odd"]
         answered = {"odd": benchmark_explain.run(rows, corpus()),
                     "even": benchmark_explain.run([row for row in rows if row not in odd], corpus(), benchmark_explain.real_world(odd))}
-        for half, top1, top3 in (("odd", 0.80, 0.88), ("even", 0.62, 0.80)):
+        for half, top1, top3 in (("odd", 0.80, 0.88), ("even", 0.62, 0.81)):
             figures = benchmark_explain.figures([r for r in answered[half] if benchmark_explain.half(r["id"]) == half])["overall"]
             self.assertGreaterEqual(figures["top1"] / figures["covered"], top1, (half, figures))
             self.assertGreaterEqual(figures["top3"] / figures["covered"], top3, (half, figures))
