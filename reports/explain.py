@@ -15,6 +15,10 @@ presented as the cause only when its evidence singles it out; a status
 many cases return, with nothing to tell them apart, is answered as
 "possible"; documented causes no GPU here reproduces come from
 reports/real_world/documented_causes.tsv and are never shown as cases.
+Cases the message cannot separate (a tie) are ordered by how often real
+reports had each as their established cause (reports/real_world/reports.tsv,
+its `cases` column), and the answer says so; that never moves a case the
+evidence sets apart.
 
 Exit status: 0 when it answers (the cause, possible causes, or a documented
 cause), 1 when nothing matches (what the status means is still printed), 2
@@ -74,7 +78,7 @@ class Observation:
 
 
 class Corpus:
-    """Everything explain weighs, read once: cases, results, rules, mirrors, documented causes."""
+    """Everything explain weighs, read once: cases, results, rules, mirrors, documented causes, real-world counts."""
 
     def __init__(self, root=ROOT, results_paths=None, status_table=None):
         self.root = root
