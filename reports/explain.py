@@ -15,6 +15,10 @@ presented as the cause only when its evidence singles it out; a status
 many cases return, with nothing to tell them apart, is answered as
 "possible"; documented causes no GPU here reproduces come from
 reports/real_world/documented_causes.tsv and are never shown as cases.
+Cases the message cannot separate (a tie) are ordered by how often real
+reports had each as their established cause (reports/real_world/reports.tsv,
+its `cases` column), and the answer says so; that never moves a case the
+evidence sets apart.
 
 Exit status: 0 when it answers (the cause, possible causes, or a documented
 cause), 1 when nothing matches (what the status means is still printed), 2
@@ -54,6 +58,8 @@ mistake sees what why fix references lesson atlas here same new get got true fal
 info warning warn who how why let set run off put end did does done now yet too own way day big old try
 during within because since upon""".split())
 CAUSE, POSSIBLE, RELATED = "cause", "possible", "related"
+# words that say the failing call was a kernel launch (weighed as that kind of call, not again as words)
+LAUNCH_WORDS = r"\bkernel launch|\blaunch(?:ing)? (?:the |a )?kernel|launch failed"
 # signs in a message that more than one GPU is involved
 MULTI_GPU = re.compile(r"peer|p2p|nvlink|nccl|\branks?\b|local_rank|world_size|cuda:[1-9]|\b(?:device|gpu|ordinal)[ =:#]*[1-9]|"
                        r"\bdevices\b|\bgpus\b|multi-?gpu|tensor.parallel|another device|other device|two devices", re.I)
@@ -72,7 +78,7 @@ class Observation:
 
 
 class Corpus:
-    """Everything explain weighs, read once: cases, results, rules, mirrors, documented causes."""
+    """Everything explain weighs, read once: cases, results, rules, mirrors, documented causes, real-world counts."""
 
     def __init__(self, root=ROOT, results_paths=None, status_table=None):
         self.root = root
@@ -102,6 +108,7 @@ class Corpus:
             for quote in _lesson_quotes(case.source):
                 self.messages[name].append((quote, ("the case's lesson (%s)" % case.source_path, None), "lesson"))
         self.documented = _read_documented(root)
+        self.real_world = RealWorld.read(os.path.join(root, "reports", "real_world", "reports.tsv"))
         for case, messages in list(self.messages.items()):
             merged = collections.OrderedDict()
             for message, where, kind in messages:
@@ -402,6 +409,51 @@ def _read_rules(root):
                        "step": fields[2], "expected": fields[3], "conditions": fields[4:], "cite": cite.strip()}
 
 
+class RealWorld:
+    """How often each case was the established cause of a real report (reports/real_world/reports.tsv: the rows
+    whose `cases` column names it), out of how many reports. It orders only what the message cannot separate."""
+
+    def __init__(self, rows=()):
+        self.rows = [(row_id, tuple(cases)) for row_id, cases in rows]       # (id, cases named)
+        self.total = len(self.rows)
+        self.counts = collections.Counter(case for _, cases in self.rows for case in set(cases))
+
+    def __getitem__(self, case):
+        return self.counts.get(case, 0)
+
+    def without(self, row_ids):
+        """The counts of the other rows (a row of a benchmark must not vote for its own cause)."""
+        row_ids = set(row_ids)
+        return RealWorld(r for r in self.rows if r[0] not in row_ids)
+
+    def only(self, row_ids):
+        row_ids = set(row_ids)
+        return RealWorld(r for r in self.rows if r[0] in row_ids)
+
+    @classmethod
+    def read(cls, path):
+        """From the real-world set; none (every count 0) where the tree has none. Rows are id, ..., cases, ...:
+        the columns are found by the header line."""
+        if not os.path.exists(path):
+            return cls()
+        rows = []
+        with open(path, encoding="utf-8") as f:
+            header = None
+            for line in f:
+                if not line.strip() or line.startswith("#"):
+                    continue
+                parts = line.rstrip("\n").split("\t")
+                if header is None:
+                    header = parts
+                    if "id" not in header or "cases" not in header:
+                        return cls()
+                    continue
+                row = dict(zip(header, parts))
+                cases = (row.get("cases") or "").split()
+                rows.append((row.get("id", ""), [] if cases in ([], ["none"]) else cases))
+        return cls(rows)
+
+
 def _read_documented(root):
     path = os.path.join(root, "reports", "real_world", "documented_causes.tsv")
     rows = []
@@ -426,7 +478,7 @@ def _read_documented(root):
 # Everything the corpus is read from, besides the results files named: a cached corpus stands only while none of
 # these changed (nor the code that reads them)
 CORPUS_INPUTS = ("cases/*/*", "expected/*.rules", "reports/results/**/*.json", "reports/status_names/*.tsv",
-                 "reports/error_strings_*.tsv", "reports/real_world/documented_causes.tsv")
+                 "reports/error_strings_*.tsv", "reports/real_world/documented_causes.tsv", "reports/real_world/reports.tsv")
 CODE = ("explain.py", "explain_status.py", "atlas_data.py")
 
 
@@ -596,6 +648,14 @@ def _library(function):
     return ""
 
 
+def _score(parts):
+    main = ("status", "message", "lesson_status")
+    primary = sorted((parts.get(k, 0) for k in main), reverse=True)
+    # the words of the text break ties between cases that return the status; alone, they are all there is
+    context = parts.get("context", 0) * (0.5 if "status" in parts or "message" in parts else 1.0)
+    return round(primary[0] + 0.1 * sum(primary[1:]) + context + parts.get("meaning", 0) - parts.get("unlike_pytorch", 0), 3)
+
+
 class Candidate:
     def __init__(self, case):
         self.case = case
@@ -612,6 +672,20 @@ class Candidate:
         self.name_context = False      # the text's words name what the case is about
         self.context_raw = 0.0         # how much of the text's words its name and lesson share, uncapped
         self.in_name = []              # the text's words that its name or title has
+        self.said = {}                 # kind -> of that part's score, what the text itself says (its call, versions...)
+        self.real_world = 0            # how many real reports had this case as their cause (ordering ties only)
+
+    def from_text(self):
+        """How much of the score the text itself earns — the status's call, versions and place, a recorded message,
+        the text's words, PyTorch's own refusal — as against what the corpus says of the case (how many statuses its
+        mistake returns, whether a GPU ran it, the header's wording): the score less the score without them."""
+        corpus_only = dict(self.parts)
+        for kind in ("message", "context", "unlike_pytorch"):
+            corpus_only.pop(kind, None)
+        for kind in ("status", "lesson_status"):
+            if kind in corpus_only:
+                corpus_only[kind] -= self.said.get(kind, 0)
+        return round(self.score - _score(corpus_only), 3)
 
     def add(self, kind, score, reason):
         if score > self.parts.get(kind, 0):
@@ -620,11 +694,7 @@ class Candidate:
 
     @property
     def score(self):
-        main = ("status", "message", "lesson_status")
-        primary = sorted((self.parts.get(k, 0) for k in main), reverse=True)
-        # the words of the text break ties between cases that return the status; alone, they are all there is
-        context = self.parts.get("context", 0) * (0.5 if "status" in self.parts or "message" in self.parts else 1.0)
-        return round(primary[0] + 0.1 * sum(primary[1:]) + context + self.parts.get("meaning", 0) - self.parts.get("unlike_pytorch", 0), 3)
+        return _score(self.parts)
 
     def best_reasons(self, n):
         seen, out = set(), []
@@ -643,7 +713,10 @@ class Answer:
         self.wanted = {}
         self.candidates = []       # ranked
         self.documented = []
-        self.ties = []
+        self.ties = []             # cases the message cannot separate, in the order given
+        self.tie_ordered = False   # ordered by how often real reports had them as their cause
+        self.tie_text_first = False  # some of them first all the same: the text says a little more for them
+        self.real_world_total = 0  # out of how many real reports
         self.kind = "none"
 
     @property
@@ -660,9 +733,13 @@ class Answer:
         return [c for c in self.candidates if c.confidence == CAUSE]
 
 
-def explain(text, corpus, wanted=None, limit=None):
-    """Rank the corpus's cases for this text. wanted: {cudart, driver, gpu} the user gave."""
+def explain(text, corpus, wanted=None, limit=None, real_world=None):
+    """Rank the corpus's cases for this text. wanted: {cudart, driver, gpu} the user gave. real_world: the counts of
+    real reports by cause that order a tie (a RealWorld; default the corpus's, read from reports.tsv) — a benchmark
+    passes the counts of the other rows, so that no row votes for itself."""
     answer = Answer(text)
+    real_world = corpus.real_world if real_world is None else real_world
+    answer.real_world_total = real_world.total
     vocabulary = corpus.vocabulary
     answer.statuses = recognise(text, vocabulary)
     answer.wrappers = explain_status.wrappers(text)
@@ -680,7 +757,7 @@ def explain(text, corpus, wanted=None, limit=None):
     user_stems = {_stem(f) for f in user_calls}
     user_libraries = {_library(f) for f in user_calls} - {""}
     user_kinds = set().union(*(_kinds(f) for f in user_calls)) if user_calls else set()
-    if re.search(r"\bkernel launch|\blaunch(?:ing)? (?:the |a )?kernel|launch failed", text, re.I):
+    if re.search(LAUNCH_WORDS, text, re.I):
         user_kinds.add("launch")
     user_kinds |= _text_kinds(focus)
     several_gpus = bool(MULTI_GPU.search(text))
@@ -713,38 +790,41 @@ def explain(text, corpus, wanted=None, limit=None):
             score = 50 if obs.lesson else (20 if obs.variant == "broken" else 12)
             if obs.lesson and obs.first:
                 score += 10
+            said = 0                                        # of the score, what the text itself says
             call = obs.function or ""
             if call and call in user_calls:
-                score += 20
+                said += 20
             elif call and _stem(call) in user_stems:
-                score += 12
+                said += 12
             elif _kinds(call + " " + (obs.step or "")) & user_kinds:
-                score += 8
+                said += 8
             elif call and _library(call) in user_libraries:
-                score += 3
+                said += 3
             if obs.environment and obs.environment.get("driver", "none") != "none" and not _no_driver(obs):
                 score += 4                                  # seen on a GPU (a run, or the run a rule cites)
             like = environment_matches(obs.environment, seen_versions) if obs.source == "run" else \
                 conditions_hold(obs.conditions, seen_versions)
             if like is True:
-                score += 5
+                said += 5
             elif like is False:
-                score -= 8
+                said -= 8
             if _under_tool(obs):
                 # what compute-sanitizer reports in place of the program's own status: evidence for a sanitizer's
                 # report, barely for what the program printed by itself
-                score += 5 if "compute-sanitizer" in answer.wrappers else -15
+                said += 5 if "compute-sanitizer" in answer.wrappers else -15
             if case in corpus.no_mistake:
                 score -= 3                                  # where an earlier fault surfaces, not a mistake of its own
             if case in corpus.needs_two_gpus and not several_gpus:
-                score -= 3                                  # it needs a second GPU, which the text never shows
-            score -= 4 * index                              # the first error named leads
+                said -= 3                                   # it needs a second GPU, which the text never shows
+            said -= 4 * index                               # the first error named leads
+            score += said
             score -= 2 * min(3, corpus.statuses_of_mistake(case) - 1)    # a case about this one status explains it best
             if best is None or score > best[0]:
-                best = (score, obs)
+                best = (score, obs, said)
         if best:
-            score, obs = best
+            score, obs, said = best
             c = candidate(case)
+            c.said["status"] = said
             c.aftermath = obs.lesson and not obs.first and obs.source == "run" or case in corpus.no_mistake
             what = "%s%s at step %s of the %s variant" % (obs.status, " from %s" % obs.function if obs.function else "", obs.step, obs.variant)
             if obs.step == "end":
@@ -869,11 +949,14 @@ def explain(text, corpus, wanted=None, limit=None):
                 functions |= set(explain_status.calls(case.title + " " + case.sections.get("mistake", "")))
                 steps = " ".join(corpus.step_functions.get(name, {}))
                 bonus = 10 if functions & user_calls else (5 if _kinds(" ".join(functions) + " " + steps) & user_kinds else 0)
+                if (20 if produced else 32) - 4 * i + bonus > candidate(name).parts.get("lesson_status", 0):
+                    candidate(name).said["lesson_status"] = bonus - 4 * i
                 candidate(name).add("lesson_status", (20 if produced else 32) - 4 * i + bonus,
                                     'its lesson discusses %s — %s' % (names[0] if names else '"%s"' % text_of, case.source_path))
 
     # 4. context: the words of the text against each case's name, title and lesson
-    words = set(_tokens(context_text(focus, answer.statuses, answer.calls, vocabulary)))
+    # the words that said the kind of call ("kernel launch failed") are weighed already, as that kind
+    words = set(_tokens(re.sub(LAUNCH_WORDS, " ", context_text(focus, answer.statuses, answer.calls, vocabulary), flags=re.I)))
     if answer.memory:
         words |= set(answer.memory[2])
     meaning_words = set()       # they may match a lesson, not a case's name (the header does not name mistakes)
@@ -1031,7 +1114,8 @@ def explain(text, corpus, wanted=None, limit=None):
                                                         -corpus.cited_by[c.case], -c.evidence_count,
                                                         c.aftermath, corpus.family.get(c.case, ""), c.case))
     ranked = [c for c in ranked if c.score >= 5]
-    answer.candidates = ranked[:limit] if limit else ranked
+    for c in ranked:
+        c.real_world = real_world[c.case]
     if len(ranked) >= 2 and ranked[0].confidence != RELATED:
         top = ranked[0]
         # within a few points, on evidence of the same kind, no ranking is honest
@@ -1042,6 +1126,26 @@ def explain(text, corpus, wanted=None, limit=None):
                        and set(c.parts) & weighed == set(top.parts) & weighed]
         if len(answer.ties) < 2:
             answer.ties = []
+        else:
+            # what the message cannot separate is ordered by how often real reports had it as their cause; what the
+            # text says (its call, versions, words, a recorded message) still comes first, and the corpus's own
+            # tie-breakers (the order so far) last. Cases outside the tie keep their places.
+            tied = [c for c in ranked if c.case in answer.ties]
+            places = [i for i, c in enumerate(ranked) if c.case in answer.ties]
+            order = {c.case: i for i, c in enumerate(ranked)}
+            # cases the text says more for (by a point or more: a call, a version, a word) come first, a group each
+            group, lead, number = {}, None, -1
+            for c in sorted(tied, key=lambda c: (-c.from_text(), order[c.case])):
+                if lead is None or lead - c.from_text() >= 1.0:
+                    lead, number = c.from_text(), number + 1
+                group[c.case] = number
+            tied.sort(key=lambda c: (group[c.case], -c.real_world, order[c.case]))
+            for i, c in zip(places, tied):
+                ranked[i] = c
+            answer.ties = [c.case for c in tied]
+            answer.tie_ordered = any(c.real_world for c in tied)
+            answer.tie_text_first = len(set(group.values())) > 1
+    answer.candidates = ranked[:limit] if limit else ranked
     if ranked and ranked[0].confidence == CAUSE:
         answer.kind = "cause"
     elif any(d[0] == 2 for d in answer.documented) or answer.documented and (not ranked or ranked[0].confidence == RELATED):
@@ -1118,6 +1222,10 @@ def format_text(answer, corpus, show=3, every=False):
     if answer.ties:
         lines.append("   equally likely, on the same evidence: %s%s" % (
             ", ".join(answer.ties[:6]), " and %d more" % (len(answer.ties) - 6) if len(answer.ties) > 6 else ""))
+        if answer.tie_ordered:
+            lines.append("   ordered by how often real reports had each as their cause (of %d reports in "
+                         "reports/real_world/reports.tsv)%s" % (answer.real_world_total, "; those whose call or words the text "
+                                                                "names a little more first" if answer.tie_text_first else ""))
     shown = answer.candidates if every else answer.candidates[:show]
     for i, c in enumerate(shown, 1):
         tag = {CAUSE: "cause", POSSIBLE: "possible cause", RELATED: "related, not the cause"}[c.confidence]
@@ -1126,6 +1234,9 @@ def format_text(answer, corpus, show=3, every=False):
         lines.append("\n%d. %s (%s) [%s] — %s" % (i, c.case, corpus.family.get(c.case, "?"), tag, _title(corpus, c.case)))
         for reason in c.best_reasons(4 if every else 1):
             lines.append("   seen: " + reason)
+        if c.case in answer.ties and answer.tie_ordered:
+            lines.append("   equally likely from the message; ordered by how often real reports had this cause (%d of %d reports)"
+                         % (c.real_world, answer.real_world_total))
         fix = _fix(corpus, c.case)
         if fix and c.confidence != RELATED:
             lines.append("   fix: " + fix[:300])
@@ -1157,7 +1268,7 @@ def as_json(answer, corpus, every=False):
     def one(c):
         return {"case": c.case, "family": corpus.family.get(c.case, ""), "confidence": c.confidence, "score": c.score,
                 "aftermath": c.aftermath, "evidence": c.best_reasons(6), "title": _title(corpus, c.case),
-                "fix": _fix(corpus, c.case)}
+                "fix": _fix(corpus, c.case), "real_world_reports": c.real_world, "tied": c.case in answer.ties}
     return {
         "input": answer.text, "answer": answer.kind, "exit": answer.exit_code,
         "printed_by": answer.wrappers, "recognised": [s.as_json() for s in answer.statuses],
@@ -1166,6 +1277,9 @@ def as_json(answer, corpus, every=False):
         "memory": {"bytes": answer.memory[0], "says": answer.memory[1]} if answer.memory else None,
         "cases": [one(c) for c in (answer.candidates if every else answer.candidates[:3])],
         "ties": answer.ties,
+        # the real reports whose cause each case is ("real_world_reports" of a case) order the ties, out of these
+        "real_world_reports": answer.real_world_total,
+        "ties_ordered_by_real_world_reports": answer.tie_ordered,
         "documented": [{"key": row.get("key"), "cause": row.get("cause"), "fix": row.get("fix"), "source": row.get("source"),
                         "matched": [h for _, h in hits]} for _, _, row, hits in answer.documented],
     }

@@ -284,6 +284,13 @@ class Ranking(unittest.TestCase):
         counts = [c.evidence_count for c in answer.candidates if c.case in answer.ties and c.score == answer.candidates[0].score]
         self.assertEqual(counts, sorted(counts, reverse=True))
 
+    def test_the_words_that_say_a_launch_are_not_counted_again(self):
+        # "kernel launch failed" says the call was a launch (weighed as such): every launch-configuration case is one,
+        # and the words do not favour those whose title says "kernel launched"
+        answer = self.answer("RuntimeError: kernel launch failed: invalid configuration argument")
+        for case in ("grid_y_over_65535", "block_over_1024_threads", "empty_grid", "block_z_over_64"):
+            self.assertIn(case, answer.ties)
+
     def test_aftermath_is_marked_and_ranks_below_causes(self):
         # cuBLAS fails after a kernel's illegal address: the case shows it, but as the aftermath of that fault
         answer = self.answer("CUBLAS_STATUS_EXECUTION_FAILED")
@@ -455,6 +462,152 @@ class SmallTree(unittest.TestCase):
         self.assertIn("no case reproduces this", text)
 
 
+class RealWorldTies(unittest.TestCase):
+    """Cases the message cannot separate are ordered by how often real reports had each as their cause — and only
+    those: a call the text names still wins; a benchmark row never counts for itself."""
+
+    HEADER = "id\tsource\twrapper\terror_text\troot_cause\testablished_by\tcause_key\tcases\tnotes\n"
+    CASES = {   # name: (the call its broken variant fails at, what it is about)
+        "stream_used_after_destroy": ("cudaMemcpyAsync", "a copy queued on a destroyed stream"),
+        "handle_from_other_context": ("cudaMemcpyAsync", "a stream made in another context"),
+        "event_as_stream_handle": ("cudaStreamSynchronize", "an event handle passed where a stream is wanted"),
+        "peer_stream_on_wrong_device": ("cudaMemcpyAsync", "a stream of the second GPU used on the first"),   # 2 GPUs
+    }
+
+    @classmethod
+    def setUpClass(cls):
+        cls.root = tempfile.mkdtemp(prefix="atlas-ties-")
+        for path in glob.glob(os.path.join(ROOT, "reports", "error_strings_*.tsv")):
+            os.makedirs(os.path.join(cls.root, "reports"), exist_ok=True)
+            shutil.copy(path, os.path.join(cls.root, "reports"))
+        shutil.copytree(os.path.join(ROOT, "reports", "status_names"), os.path.join(cls.root, "reports", "status_names"))
+        for folder in ("cases/streams", "expected", "reports/real_world", "reports/results"):
+            os.makedirs(os.path.join(cls.root, folder))
+        rules = []
+        for name, (call, about) in cls.CASES.items():
+            with open(os.path.join(cls.root, "cases", "streams", name + ".c"), "w") as f:
+                f.write('/* %s — %s.\n *\n * The mistake: %s.\n *\n * What the program sees: the call returns the recorded '
+                        'status.\n *\n * Why: the handle is not one it can use.\n *\n * The fix: the right handle.\n *\n'
+                        ' * References: none.\n */\n#include "atlas.h"\nstatic void fixed(void) {}\nstatic void broken(void)\n'
+                        '{\n%s    ATLAS_CUDA("step", %s(s));\n}\nATLAS_CASE(fixed, broken)\n'
+                        % (name, about, about, "    atlas_need_two_gpus();\n" if "second GPU" in about else "", call))
+            rules.append("%s  broken  step  cudaErrorInvalidResourceHandle  cite=run:reports/results/not-run-yet.json\n" % name)
+        with open(os.path.join(cls.root, "expected", "streams.rules"), "w") as f:
+            f.writelines(rules)
+        # odd rows: one report of event_as_stream_handle; even rows: three of stream_used_after_destroy
+        cls.write_reports({"rw001": "event_as_stream_handle", "rw002": "stream_used_after_destroy", "rw003": "none",
+                           "rw004": "stream_used_after_destroy", "rw006": "stream_used_after_destroy"})
+        cls.corpus = Corpus(cls.root, [])
+
+    @classmethod
+    def write_reports(cls, causes, text="invalid resource handle"):
+        with open(os.path.join(cls.root, "reports", "real_world", "reports.tsv"), "w", encoding="utf-8") as f:
+            f.write(cls.HEADER)
+            for row_id, cases in causes.items():
+                f.write("%s\torg/repo#1\tother\t%s\ta handle\tmaintainer\tkey\t%s\t\n" % (row_id, text, cases))
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.root)
+
+    def ranked(self, text, **kw):
+        answer = explain.explain(text, self.corpus, **kw)
+        return answer, [c.case for c in answer.candidates]
+
+    def test_a_tie_is_ordered_by_real_reports(self):
+        self.assertEqual((self.corpus.real_world.total, self.corpus.real_world["stream_used_after_destroy"]), (5, 3))
+        answer, ranked = self.ranked("invalid resource handle")
+        self.assertEqual(answer.kind, "possible")
+        self.assertEqual(sorted(answer.ties), sorted(self.CASES))
+        self.assertEqual(ranked[:3], ["stream_used_after_destroy", "event_as_stream_handle", "handle_from_other_context"])
+        self.assertEqual([c.real_world for c in answer.candidates[:3]], [3, 1, 0])
+        # the counts reversed, the order reverses
+        reversed_counts = explain.RealWorld([("a", ["handle_from_other_context"]), ("b", ["handle_from_other_context"]),
+                                             ("c", ["event_as_stream_handle"])])
+        _, ranked = self.ranked("invalid resource handle", real_world=reversed_counts)
+        self.assertEqual(ranked[:3], ["handle_from_other_context", "event_as_stream_handle", "stream_used_after_destroy"])
+        # and with no counts, the corpus's own order (by name at last; the two-GPU case a few points below)
+        _, ranked = self.ranked("invalid resource handle", real_world=explain.RealWorld())
+        self.assertEqual(ranked, ["event_as_stream_handle", "handle_from_other_context", "stream_used_after_destroy",
+                                  "peer_stream_on_wrong_device"])
+
+    def test_evidence_is_never_reordered_by_counts(self):
+        many = explain.RealWorld([(str(i), ["handle_from_other_context", "stream_used_after_destroy",
+                                            "peer_stream_on_wrong_device"]) for i in range(50)])
+        # the text names the call one case fails at: that case leads, however often the others were the cause
+        answer, ranked = self.ranked("cudaStreamSynchronize(stream) failed: invalid resource handle", real_world=many)
+        self.assertEqual(ranked[0], "event_as_stream_handle")
+        self.assertEqual(answer.candidates[0].confidence, CAUSE)
+        self.assertNotIn("event_as_stream_handle", answer.ties)
+        # a case that needs two GPUs, where the text shows one: in the tie (a few points), yet after the others, however
+        # often it was the cause; where the text shows a second GPU, nothing separates it and its count puts it first
+        answer, ranked = self.ranked("invalid resource handle", real_world=many)
+        self.assertIn("peer_stream_on_wrong_device", answer.ties)
+        self.assertEqual(ranked[-1], "peer_stream_on_wrong_device")
+        self.assertIn("a little more first", explain.format_text(answer, self.corpus))
+        _, ranked = self.ranked("cuda:1 invalid resource handle", real_world=many)
+        self.assertEqual(ranked, ["handle_from_other_context", "peer_stream_on_wrong_device", "stream_used_after_destroy",
+                                  "event_as_stream_handle"])       # 50 reports each, by name; then the one with none
+
+    def test_the_answer_says_so(self):
+        answer, _ = self.ranked("invalid resource handle")
+        text = explain.format_text(answer, self.corpus)
+        self.assertIn("equally likely from the message; ordered by how often real reports had this cause (3 of 5 reports)",
+                      text)
+        data = explain.as_json(answer, self.corpus)
+        self.assertEqual(data["real_world_reports"], 5)
+        self.assertTrue(data["ties_ordered_by_real_world_reports"])
+        self.assertEqual([(c["case"], c["real_world_reports"]) for c in data["cases"]],
+                         [("stream_used_after_destroy", 3), ("event_as_stream_handle", 1), ("handle_from_other_context", 0)])
+        # no counts, nothing said of them
+        answer, _ = self.ranked("invalid resource handle", real_world=explain.RealWorld())
+        self.assertNotIn("real reports", explain.format_text(answer, self.corpus))
+
+    def test_the_cache_notices_new_reports(self):
+        first = explain.load_corpus(self.root, [])
+        self.assertEqual(first.real_world["handle_from_other_context"], 0)
+        path = os.path.join(self.root, "reports", "real_world", "reports.tsv")
+        with open(path, encoding="utf-8") as f:
+            original = f.read()
+        try:
+            with open(path, "a", encoding="utf-8") as f:
+                f.write("rw007\torg/repo#2\tother\tinvalid resource handle\tx\tmaintainer\tkey\thandle_from_other_context\t\n")
+            self.assertEqual(explain.load_corpus(self.root, []).real_world["handle_from_other_context"], 1)
+        finally:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(original)
+
+    def test_the_benchmark_never_lets_a_row_vote_for_itself(self):
+        text = "invalid resource handle"
+        rows = [{"id": "r1", "text": text, "expected": ["event_as_stream_handle"]},
+                {"id": "r2", "text": text, "expected": ["handle_from_other_context"]}]
+        counts = benchmark_explain.real_world(rows)
+        self.assertEqual(counts.without(["r1"])["event_as_stream_handle"], 0)       # its one row is itself
+        self.assertEqual(counts.without(["r1"])["handle_from_other_context"], 1)
+        self.assertEqual(counts.only(["r1"]).total, 1)
+        # counted with itself, r1's cause ties r2's and comes first by name; without, each row's own cause has 0 and the other leads
+        self.assertEqual([r["outcome"] for r in benchmark_explain.run(rows, self.corpus, counts)], ["top1", "top3"])
+        self.assertEqual([r["outcome"] for r in benchmark_explain.run(rows, self.corpus)], ["top3", "top3"])
+        # --split: the even rows answered with the odd rows' counts alone. Leave-one-out, each even row has the two
+        # other even rows for its cause (top-1); from the odd rows alone it has none and event_as_stream_handle's
+        # one report leads
+        path = os.path.join(self.root, "reports", "real_world", "reports.tsv")
+        code, out, _ = self.bench(["--rows", path, "--root", self.root, "--split", "--json"])
+        self.assertEqual(code, 0)
+        data = json.loads(out)
+        self.assertEqual({r["id"]: r["outcome"] for r in data["rows"]},
+                         {"rw001": "top3", "rw002": "top1", "rw003": "honest", "rw004": "top1", "rw006": "top1"})
+        halves = data["figures"]["halves"]
+        self.assertEqual((halves["even"]["overall"]["covered"], halves["even"]["overall"]["top1"]), (3, 0))
+        self.assertEqual((halves["odd"]["overall"]["covered"], halves["odd"]["overall"]["top1"]), (1, 0))
+
+    def bench(self, argv):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = benchmark_explain.main(argv)
+        return code, out.getvalue(), err.getvalue()
+
+
 class CommandLine(unittest.TestCase):
     def test_exit_codes(self):
         self.assertEqual(run_main(["no kernel image is available for execution on the device"])[0], 0)   # a cause
@@ -533,19 +686,25 @@ class RealWorldFloor(unittest.TestCase):
     so that ranking never silently regresses."""
 
     def test_floor(self):
+        # every row answered with the real-world counts of the other rows (leave one out)
         results = benchmark_explain.run(benchmark_explain.read_rows(benchmark_explain.ROWS), corpus())
         figures = benchmark_explain.figures(results)["overall"]
-        # measured (127 rows, 73 covered): top-1 77%, top-3 85%, honest 100% (odd rows 89%/94%, even rows 66%/76%)
+        # measured (127 rows, 73 covered): top-1 78.1%, top-3 89.0%, honest 100% (odd rows 85.7%/91.4%, even rows
+        # answered with the odd rows' counts 65.8%/86.8%)
         self.assertGreaterEqual(figures["covered"], 60)
-        self.assertGreaterEqual(figures["top1"] / figures["covered"], 0.72, figures)
-        self.assertGreaterEqual(figures["top3"] / figures["covered"], 0.82, figures)
+        self.assertGreaterEqual(figures["top1"] / figures["covered"], 0.75, figures)
+        self.assertGreaterEqual(figures["top3"] / figures["covered"], 0.86, figures)
         self.assertGreaterEqual(figures["honest"] / max(1, figures["uncovered"]), 0.95, figures)
 
     def test_halves(self):
-        # ranking was developed on the odd rows; the even rows are held out: each half keeps a floor of its own
-        results = benchmark_explain.run(benchmark_explain.read_rows(benchmark_explain.ROWS), corpus())
-        for half, top1, top3 in (("odd", 0.80, 0.90), ("even", 0.62, 0.72)):
-            figures = benchmark_explain.figures([r for r in results if benchmark_explain.half(r["id"]) == half])["overall"]
+        # ranking was developed on the odd rows; the even rows are held out: each half keeps a floor of its own. The
+        # odd rows are answered with the counts of every other row, the even ones with the odd rows' counts alone
+        rows = benchmark_explain.read_rows(benchmark_explain.ROWS)
+        odd = [row for row in rows if benchmark_explain.half(row["id"]) == "odd"]
+        answered = {"odd": benchmark_explain.run(rows, corpus()),
+                    "even": benchmark_explain.run([row for row in rows if row not in odd], corpus(), benchmark_explain.real_world(odd))}
+        for half, top1, top3 in (("odd", 0.80, 0.88), ("even", 0.62, 0.81)):
+            figures = benchmark_explain.figures([r for r in answered[half] if benchmark_explain.half(r["id"]) == half])["overall"]
             self.assertGreaterEqual(figures["top1"] / figures["covered"], top1, (half, figures))
             self.assertGreaterEqual(figures["top3"] / figures["covered"], top3, (half, figures))
             self.assertGreaterEqual(figures["honest"] / max(1, figures["uncovered"]), 0.95, (half, figures))
