@@ -8,14 +8,13 @@
  * large-v3), is not: transa = T, m = vocabulary, n = batch × sequence (24),
  * k = model width (1280), ldc = m.
  *
- * What the program sees (H200, CUDA 13.0, cuBLAS 13.1): TODO(lead: measure;
- * until then the only recorded outcome is the no-driver one: cublasCreate
- * returns CUBLAS_STATUS_NOT_INITIALIZED and the GEMM is not reached). On
- * sm_120 (GeForce RTX 50xx) the reports see CUBLAS_STATUS_NOT_SUPPORTED from
- * the broken shape and success with m padded to a multiple of 4; whether
- * sm_90 keeps a kernel for the odd shape is what this case records (the
- * statuses of gemm, and the check result: every element of C must be k,
- * as A and B are all ones).
+ * What the program sees (H200, CUDA 13.0, cuBLAS 13.1.0): nothing wrong.
+ * The broken shape (m = ldc = 51865) and the padded one (51868) both return
+ * CUBLAS_STATUS_SUCCESS and both results are right (every element of C is
+ * k = 1280, as A and B are all ones). Hopper keeps a kernel for the odd
+ * shape; the reports' CUBLAS_STATUS_NOT_SUPPORTED is sm_120's (GeForce RTX
+ * 50xx): documented, not reproduced here. The case stays as that finding,
+ * and so that a GPU which does refuse it shows a mismatch.
  *
  * What a PyTorch user sees: not recorded (no mirror). The reports come from
  * CTranslate2, through faster-whisper:
@@ -23,7 +22,7 @@
  * with every int8 compute type, while float16, bfloat16 and float32 work.
  *
  * Why: cuBLAS picks a kernel for the types, the shape and the GPU; where no
- * kernel of the GPU's architecture takes m, k or a leading dimension that is
+ * kernel of the GPU's architecture (sm_120 in the reports) takes m, k or a leading dimension that is
  * not a multiple of 4, cublasGemmEx answers NOT_SUPPORTED rather than
  * falling back. The arguments are valid, so no parameter is named.
  *

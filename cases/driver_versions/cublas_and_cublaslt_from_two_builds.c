@@ -6,16 +6,16 @@
  * container's) and a library path that takes libcublas from one and
  * libcublasLt from the other. The sonames match, so the loader mixes them.
  *
- * What the program sees (H200, CUDA 13.0): cublasCreate and cublasSgemm
- * succeed with libcublas and libcublasLt from two installations (the
- * toolkit's and PyTorch's wheel nvidia-cublas; the notes name both files).
- * Both are cuBLAS 13.1.0 (quantities cublas_version, cublaslt_version): the
- * only second build on the GPU machine is the same version, and two copies
- * of one version mix safely. Two versions fail: a newer libcublas with an
- * older libcublasLt does not load at all ("undefined symbol ..., version
- * libcublasLt.so.12"), reproduced without a GPU by
- * cublas_newer_than_its_cublaslt; a pair that loads and then answers
- * CUBLAS_STATUS_INVALID_VALUE (below) is documented, not reproduced.
+ * What the program sees (H200, CUDA 13.0): with the toolkit's libcublas
+ * 13.1.0 and cuBLAS 13.0.0's libcublasLt first on the library path (the
+ * notes name both files; quantities cublas_version 130100, cublaslt_version
+ * 130000), everything loads and cublasCreate succeeds; cublasSgemm returns
+ * CUBLAS_STATUS_INVALID_VALUE for arguments that are all valid — the
+ * failure of the report, reproduced. Two copies of one version (the
+ * toolkit's and PyTorch's 13.1.0, an earlier run) mix safely: when both say
+ * the same version the case skips itself. A newer libcublas with an older
+ * libcublasLt of another release may not load at all ("undefined symbol
+ * ..., version libcublasLt.so.12"): cublas_newer_than_its_cublaslt.
  *
  * What a PyTorch user sees: "RuntimeError: CUDA error:
  * CUBLAS_STATUS_INVALID_VALUE when calling `cublasGemmEx( handle, opa, opb,
@@ -36,9 +36,9 @@
  * (https://github.com/pytorch/pytorch/issues/174949); pytorch/pytorch#174320,
  * "[CUDA] Fix cuBLAS/cuBLASLt library version mismatch"
  * (https://github.com/pytorch/pytorch/pull/174320).
- * Needs a second cuBLASLt build: $ATLAS_OTHER_CUBLASLT, a folder holding its
- * libcublasLt.so.13 (on the GPU machine, PyTorch's wheel); default: the one
- * harness/toolkit.sh fetch cublas-13.10.0.20 unpacks.
+ * Needs a cuBLASLt of another cuBLAS 13 version: $ATLAS_OTHER_CUBLASLT, a
+ * folder holding its libcublasLt.so.13 (only that file is put in front);
+ * default: the one harness/toolkit.sh fetch cublas-13.0.0.19 unpacks.
  */
 #include "driver_versions.h"
 #include "atlas_cublas.h"
@@ -46,7 +46,7 @@
 
 enum { N = 64 };
 
-static void gemm_and_say_who(void)
+static void gemm_and_say_who(int must_differ)
 {
     struct atlas_gemm g;
     if (!atlas_gemm_begin(&g, N * N))
@@ -55,26 +55,55 @@ static void gemm_and_say_who(void)
     cublasGetProperty(MAJOR_VERSION, &major);
     cublasGetProperty(MINOR_VERSION, &minor);
     cublasGetProperty(PATCH_LEVEL, &patch);
-    atlas_quantity("cublas_version", major * 10000 + minor * 100 + patch, "major*10000+minor*100+patch");
-    atlas_quantity("cublaslt_version", (double)cublasLtGetVersion(), "cublasLtGetVersion()");
+    int cublas_version = major * 10000 + minor * 100 + patch;
+    size_t cublaslt_version = cublasLtGetVersion();
+    atlas_quantity("cublas_version", cublas_version, "major*10000+minor*100+patch");
+    atlas_quantity("cublaslt_version", (double)cublaslt_version, "cublasLtGetVersion()");
     dv_note_loaded("libcublas");
     dv_note_loaded("libcublasLt");
+    if (must_differ && (size_t)cublas_version == cublaslt_version) {
+        static char why[200];
+        snprintf(why, sizeof why, "the other cuBLASLt is the same version as libcublas (%d): two copies of one "
+                 "version mix safely; this case needs another version", cublas_version);
+        atlas_skip(why);
+    }
     ATLAS_CUBLAS("gemm", cublasSgemm(g.handle, CUBLAS_OP_N, CUBLAS_OP_N, N, N, N,
                                      &g.alpha, g.a, N, g.b, N, &g.beta, g.c, N));
     ATLAS_CUDA("sync", cudaDeviceSynchronize());
     atlas_gemm_end(&g);
 }
 
-static void one_build(void) { gemm_and_say_who(); }
+static void one_build(void) { gemm_and_say_who(0); }
 
 static void cublaslt_of_another_build(void)
 {
-    const char *folder = dv_folder_with("ATLAS_OTHER_CUBLASLT", "/opt/cublas-13.10.0.20/lib", "libcublasLt.so.13");
+    const char *folder = dv_folder_with("ATLAS_OTHER_CUBLASLT", "/opt/cublas-13.0.0.19/lib", "libcublasLt.so.13");
     if (!folder)
-        atlas_skip("needs a second cuBLASLt build: harness/toolkit.sh fetch cublas-13.10.0.20 "
+        atlas_skip("needs a cuBLASLt of another cuBLAS 13 version: harness/toolkit.sh fetch cublas-13.0.0.19 "
                    "(or ATLAS_OTHER_CUBLASLT=<folder with another libcublasLt.so.13>)");
-    dv_relaunch_with_library_path(folder, "broken");
-    gemm_and_say_who();
+    /* that libcublasLt alone in front (its folder may hold its own libcublas too): a
+     * folder of one link, made here and removed by the relaunched process, which has
+     * loaded the library by then */
+    static char alone[64], link_path[PATH_MAX + 32], target[PATH_MAX + 32];
+    if (!getenv("ATLAS_DV_RELAUNCHED")) {
+        snprintf(alone, sizeof alone, "/tmp/atlas-cublaslt-XXXXXX");
+        if (!mkdtemp(alone))
+            atlas_skip("cannot make a folder in /tmp for the other libcublasLt");
+        snprintf(target, sizeof target, "%s/libcublasLt.so.13", folder);
+        snprintf(link_path, sizeof link_path, "%s/libcublasLt.so.13", alone);
+        if (symlink(target, link_path) != 0)
+            atlas_skip("cannot link the other libcublasLt.so.13 into a folder in /tmp");
+        dv_relaunch_with_library_path(alone, "broken");
+    } else {
+        const char *path = getenv("LD_LIBRARY_PATH");
+        if (path && strncmp(path, "/tmp/atlas-cublaslt-", 20) == 0 && strlen(path) >= 26) {
+            snprintf(alone, sizeof alone, "%.26s", path);
+            snprintf(link_path, sizeof link_path, "%s/libcublasLt.so.13", alone);
+            unlink(link_path);
+            rmdir(alone);
+        }
+    }
+    gemm_and_say_who(1);
 }
 
 ATLAS_CASE(one_build, cublaslt_of_another_build)

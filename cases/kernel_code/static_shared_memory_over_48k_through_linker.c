@@ -6,24 +6,25 @@
  * `__shared__ float tile[...]`) over 48 KiB a block (0xc000). More is meant
  * to be dynamic shared memory raised with cudaFuncSetAttribute.
  *
- * What the program sees (H200, CUDA 13.0, driver 580): TODO(lead: measure;
- * until then the only recorded outcome is the no-driver one: the first call,
- * cudaFree(0), returns cudaErrorInsufficientDriver and nothing is linked).
- * static_shared_memory_over_48k found that the driver's JIT, reached through
- * cudaLibraryLoadData, accepts these 56008 bytes for sm_90 and the kernel
- * runs; this case asks whether the linker path numba used says otherwise:
- * the statuses of cuLinkAddData (link_add_ptx) and cuLinkComplete
- * (link_complete), and the linker's error log, which is also printed on
- * stderr, as numba prints it after the status.
+ * What the program sees (H200, CUDA 13.0, driver 580): cuLinkCreate and
+ * cuLinkAddData succeed; cuLinkComplete returns CUDA_ERROR_INVALID_SOURCE
+ * and its error log says
+ *   error   : Entry function 'tile_sum' uses too much shared data (0xdac8 bytes, 0xc000 max)
+ * — numba's very line, with another status (its driver said
+ * CUDA_ERROR_UNKNOWN). Nothing is loaded and the context stays usable.
+ * A finding: static_shared_memory_over_48k hands the same PTX to the same
+ * driver through cudaLibraryLoadData, and that JIT accepts the 56008 bytes
+ * and the kernel runs correctly; only the linker path enforces 48 KiB.
  *
  * What a PyTorch user sees: nothing of this path (PyTorch does not link PTX
  * with cuLink*); numba users on a GTX 1060 (compute capability 6.1) saw
  *   numba.cuda.cudadrv.driver.LinkerError: [999] Call to cuLinkComplete results in CUDA_ERROR_UNKNOWN error   : Entry function'_ZN6cudapy8__main__12itr_cuda$241E5ArrayIfLi1E1C7mutable7alignedE5ArrayIfLi1E1C7mutable7alignedE5ArrayIfLi2E1C7mutable7alignedE5ArrayIdLi1E1C7mutable7alignedE5ArrayIfLi1E1C7mutable7alignedE5ArrayIfLi2E1C7mutable7alignedE' uses too much shared data (0xdac8 bytes, 0xc000 max)
  *
  * Why: the size is fixed in the code, so the compiler that turns the PTX
- * into machine code for this GPU decides; the linker runs the same PTX
- * compiler as the JIT, and reports a refusal through cuLinkComplete's status
- * and the error log, not at a launch.
+ * into machine code for this GPU decides. The linker checks it against the
+ * 48 KiB static limit and reports the refusal through cuLinkComplete's
+ * status and the error log, not at a launch; the module-load JIT, measured
+ * on the same driver, does not refuse it.
  *
  * The fix: declare the array `extern __shared__` (dynamic; numba:
  * cuda.shared.array(0, ...) and the launch's dynamic shared memory size),
