@@ -88,6 +88,10 @@ class Corpus:
         self.environments = {r.path: r for r in self.results}
         self.observations = collections.defaultdict(list)     # case -> [Observation]
         self.messages = collections.defaultdict(list)         # case -> [(text, where, kind)]
+        # what the broken variant returned where it really ran on a GPU: a lesson's quote of a status none of these
+        # runs returned is a report the case documents, not one it reproduces
+        self.gpu_broken_runs = collections.Counter()          # case -> broken runs on a GPU
+        self.gpu_broken_statuses = collections.defaultdict(set)
         self.family = {name: case.family for name, case in self.cases.items()}
         self.step_functions = {name: _step_functions(case.source) for name, case in self.cases.items()}
         for results in self.results:
@@ -164,6 +168,12 @@ class Corpus:
             fixed_seen = {s.get("name") for s in fixed.get("steps", []) if not s.get("success") and s.get("step") != "probe"}
             if fixed.get("end", {}).get("kind") == "signal":
                 fixed_seen.add(fixed["end"].get("outcome"))
+            broken = variants.get("broken") or {}
+            if results.environment.get("driver", "none") != "none" and broken.get("verdict") != "skip" and broken.get("steps"):
+                self.gpu_broken_runs[case] += 1
+                self.gpu_broken_statuses[case] |= {s.get("name") for s in broken.get("steps", []) if not s.get("success")}
+                if (broken.get("end") or {}).get("kind") == "signal":
+                    self.gpu_broken_statuses[case].add(broken["end"].get("outcome"))
             for variant, run in variants.items():
                 first = run.get("first_error") or {}
                 for record in run.get("steps", []):
@@ -264,6 +274,11 @@ class Corpus:
         frequency = collections.Counter(w for words in lessons.values() for w in words)
         idf = {w: math.log((1 + count) / (1 + df)) for w, df in frequency.items()}
         return (names, lessons), idf
+
+    def not_reproduced(self, case, statuses):
+        """The case ran broken on a GPU here and never returned any of `statuses` (what its lesson quotes from a
+        report is then that report's, documented, not reproduced)."""
+        return bool(statuses) and self.gpu_broken_runs[case] > 0 and not statuses & self.gpu_broken_statuses[case]
 
     def statuses_of_mistake(self, case):
         """How many statuses the case's mistake returns in one environment, as the program sees them. What a tool in
@@ -672,6 +687,7 @@ class Candidate:
         self.name_context = False      # the text's words name what the case is about
         self.context_raw = 0.0         # how much of the text's words its name and lesson share, uncapped
         self.in_name = []              # the text's words that its name or title has
+        self.documents_only = False    # its lesson quotes or discusses the status; its GPU runs never returned it
         self.said = {}                 # kind -> of that part's score, what the text itself says (its call, versions...)
         self.real_world = 0            # how many real reports had this case as their cause (ordering ties only)
 
@@ -899,6 +915,13 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
             named_errors = corpus.message_errors(message)
             if named_errors and mine and not named_errors & mine:
                 continue                                     # a fuzzy match must agree on the status it names
+            if kind == "lesson" and corpus.not_reproduced(case, named_errors & mine):
+                # a report the lesson quotes, which the case's runs on the GPUs here do not reproduce
+                c = candidate(case)
+                c.documents_only = True
+                c.add("message", 8, 'its lesson quotes "%s" from a report; on the GPUs here its broken variant never '
+                      'returned %s (documented, not reproduced)' % (message[:120], "/".join(sorted(named_errors & mine))))
+                continue
             if named_errors & mine:
                 # the status is weighed already: what else do the two say alike?
                 rest = _normalize(context_text(message, named, explain_status.calls(message), vocabulary))
@@ -943,6 +966,13 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
             quoted = len(text_of) >= 12 and (text_of.lower() in lesson.lower() or any(
                 len(q.split()) >= 4 and text_of.lower().startswith(q.lower())
                 for k in ("sees", "pytorch", "why", "mistake") for q in re.findall(r'"([^"]{12,200})"', case.sections.get(k, ""))))
+            if (names or quoted) and corpus.not_reproduced(name, set(status.same_as)):
+                c = candidate(name)
+                c.documents_only = True
+                c.add("lesson_status", 8, "its lesson discusses %s; on the GPUs here its broken variant returned %s "
+                      "instead" % (names[0] if names else '"%s"' % text_of,
+                                   ", ".join(sorted(corpus.gpu_broken_statuses[name] - SUCCESS)[:3]) or "success"))
+                continue
             if names or quoted:
                 produced = bool(producers.get(i))
                 functions = set(f for fs in corpus.step_functions.get(name, {}).values() for f in fs)
@@ -1058,6 +1088,8 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
                 or not errors and c.parts.get("context", 0) >= 10:
             c.confidence = POSSIBLE
         else:
+            c.confidence = RELATED
+        if c.documents_only and "status" not in c.parts:
             c.confidence = RELATED
 
     # documented causes no GPU here reproduces; a bare number's second reading (cuFFT's 2 is also the driver's

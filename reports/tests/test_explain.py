@@ -183,6 +183,20 @@ class Ranking(unittest.TestCase):
         self.assertTrue(all("sync" in c.case for c in item.candidates[:2]), [c.case for c in item.candidates[:3]])
         self.assertNotEqual(item.kind, "cause")           # no case is singled out: they remain possible causes
 
+    def test_a_report_the_lesson_quotes_but_the_gpu_runs_never_returned_is_documentation(self):
+        # int8_gemm_dims_not_multiple_of_4 quotes CTranslate2's NOT_SUPPORTED (sm_120); on the H200 it succeeds
+        answer = self.answer("RuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED")
+        by_case = {c.case: c for c in answer.candidates}
+        quoted = by_case["int8_gemm_dims_not_multiple_of_4"]
+        self.assertTrue(quoted.documents_only)
+        self.assertEqual(quoted.confidence, explain.RELATED)
+        self.assertTrue(any("documented, not reproduced" in r for _, r in quoted.reasons), quoted.reasons)
+        self.assertEqual(by_case["int8_times_fp32_gemmex"].confidence, explain.POSSIBLE)   # its runs return it
+        ranked = [c.case for c in answer.candidates]
+        self.assertLess(ranked.index("int8_times_fp32_gemmex"), ranked.index("int8_gemm_dims_not_multiple_of_4"))
+        # the documented cause of that report is shown as documented
+        self.assertIn("int8_gemm_dims_not_multiple_of_4_on_sm120", [d[2]["key"] for d in answer.documented])
+
     def test_a_plainer_case_before_one_with_an_unstated_condition(self):
         # malloc_in_another_thread_during_capture is malloc_during_capture and a second thread; the text names no thread
         answer = self.answer("cudaMalloc(256 bytes) failed: operation not permitted when stream is capturing")
