@@ -7,15 +7,18 @@
  * libcublasLt from the other. The sonames match, so the loader mixes them.
  *
  * What the program sees (H200, CUDA 13.0): with the toolkit's libcublas
- * 13.1.0 and cuBLAS 13.0.0's libcublasLt first on the library path (the
- * notes name both files; quantities cublas_version 130100, cublaslt_version
- * 130000), everything loads and cublasCreate succeeds; cublasSgemm returns
- * CUBLAS_STATUS_INVALID_VALUE for arguments that are all valid — the
- * failure of the report, reproduced. Two copies of one version (the
- * toolkit's and PyTorch's 13.1.0, an earlier run) mix safely: when both say
- * the same version the case skips itself. A newer libcublas with an older
- * libcublasLt of another release may not load at all ("undefined symbol
- * ..., version libcublasLt.so.12"): cublas_newer_than_its_cublaslt.
+ * 13.1.0.3 and cuBLAS 13.0.0's libcublasLt first on the library path (the
+ * notes name both files), everything loads and cublasCreate succeeds;
+ * cublasSgemm returns CUBLAS_STATUS_INVALID_VALUE for arguments that are all
+ * valid — the failure of the report, reproduced. And cublasGetProperty says
+ * 13.0.0 (quantity cublas_version 130000, cublaslt_version 130000): in a
+ * mixed pair it answers with libcublasLt's version, so it cannot show the
+ * mix; only the files loaded can. Two copies of one version (the toolkit's
+ * and PyTorch's 13.1.0, an earlier run) mix safely: when the other
+ * libcublasLt is this build's own version the case skips itself. A newer
+ * libcublas with an older libcublasLt of another release may not load at
+ * all ("undefined symbol ..., version libcublasLt.so.12"):
+ * cublas_newer_than_its_cublaslt.
  *
  * What a PyTorch user sees: "RuntimeError: CUDA error:
  * CUBLAS_STATUS_INVALID_VALUE when calling `cublasGemmEx( handle, opa, opb,
@@ -29,7 +32,8 @@
  *
  * The fix: load both from one build — put the pair's folder first, or
  * preload libcublasLt from the same folder as libcublas (what PyTorch's fix
- * does); check with cublasGetProperty and cublasLtGetVersion.
+ * does); check which files the process loaded (/proc/self/maps, ldd), not
+ * cublasGetProperty, which reports libcublasLt's version.
  *
  * References: pytorch/pytorch#174949, "[vllm] CUBLAS_STATUS_INVALID_VALUE in
  * cublasGemmEx after upgrading to PyTorch 2.10"
@@ -61,10 +65,14 @@ static void gemm_and_say_who(int must_differ)
     atlas_quantity("cublaslt_version", (double)cublaslt_version, "cublasLtGetVersion()");
     dv_note_loaded("libcublas");
     dv_note_loaded("libcublasLt");
-    if (must_differ && (size_t)cublas_version == cublaslt_version) {
+    /* In a mixed pair cublasGetProperty answers with libcublasLt's version (measured: 130000 with the
+     * toolkit's libcublas 13.1.0.3 loaded), so libcublas's own version is the one this build's headers say. */
+    int header_version = CUBLAS_VER_MAJOR * 10000 + CUBLAS_VER_MINOR * 100 + CUBLAS_VER_PATCH;
+    atlas_quantity("cublas_header_version", header_version, "CUBLAS_VER_MAJOR*10000+MINOR*100+PATCH");
+    if (must_differ && (size_t)header_version == cublaslt_version) {
         static char why[200];
-        snprintf(why, sizeof why, "the other cuBLASLt is the same version as libcublas (%d): two copies of one "
-                 "version mix safely; this case needs another version", cublas_version);
+        snprintf(why, sizeof why, "the other cuBLASLt is the version of this build's libcublas (%d): two copies of "
+                 "one version mix safely; this case needs another version", header_version);
         atlas_skip(why);
     }
     ATLAS_CUBLAS("gemm", cublasSgemm(g.handle, CUBLAS_OP_N, CUBLAS_OP_N, N, N, N,
