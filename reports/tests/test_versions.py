@@ -78,6 +78,16 @@ class Ranges(unittest.TestCase):
         self.assertEqual(change["last_old"], "12.4")
         self.assertEqual(change["not_tested_between"], ["12.5", "12.6", "12.8", "12.9"])   # 12.7 does not exist
 
+    def test_cublas_releases_between_are_named(self):
+        steps = {"11.11.3": "CUBLAS_STATUS_EXECUTION_FAILED", "12.4.5": "CUBLAS_STATUS_SUCCESS",
+                 "13.0.0": "CUBLAS_STATUS_SUCCESS"}
+        change, = vr.changes(steps, "cublas")
+        self.assertEqual((change["last_old"], change["first_new"]), ("11.11.3", "12.4.5"))
+        self.assertEqual(change["not_tested_between"][:2], ["12.0.1", "12.0.2"])
+        self.assertNotIn("12.4.5", change["not_tested_between"])
+        adjacent = {"13.0.0": "a", "13.0.2": "b"}
+        self.assertEqual(vr.changes(adjacent, "cublas")[0]["not_tested_between"], [])     # pinned
+
     def test_narrowest_range_and_condition(self):
         low, high = vr.narrowest_range(self.launch, "cudaErrorInvalidConfiguration")
         self.assertEqual(vr.condition("cudart", low, high), "cudart=11.8..12.9")
