@@ -235,6 +235,13 @@ def versions_page(results_list, observed=None):
             "compared only with columns of the same GPU, driver and mode. Versions order number by number "
             "(11.8 &lt; 12.0 &lt; 12.4 &lt; 12.10 &lt; 13.0).</p>"]
     pairs_html = []
+    # the same step changing the same way along cudart, in the same GPU, driver and mode: along cuBLAS that change
+    # is the runtime's (the cuBLAS columns differ in cudart too)
+    along_cudart = {}
+    for group, steps in observed["cudart"][0].items():
+        for key, by_version in steps.items():
+            for change in version_ranges.changes(by_version, "cudart"):
+                along_cudart[(group, key, change["old"], change["new"])] = (change["last_old"], change["first_new"])
     for field in AXES:
         per_group, files = observed[field]
         for group in sorted(per_group):
@@ -244,6 +251,8 @@ def versions_page(results_list, observed=None):
             label = "%s along %s" % (_group_label(group), field)
             body.append("<h2>%s</h2><p>tested: %s</p>" % (e(label), e(", ".join(versions))))
             other = "cublas" if field == "cudart" else "cudart"
+            runtimes_of = {v: {version_ranges.column_version(r.environment, "cudart") for r in results_list
+                               if r.path in files[group][v]} for v in versions}
             also = version_ranges.sort_versions(
                 version_ranges.column_version(r.environment, other) for r in results_list
                 if getattr(r, "kind", "c") == "c" and r.path in sum(files[group].values(), []))
@@ -257,14 +266,26 @@ def versions_page(results_list, observed=None):
                     if outcome.startswith(version_ranges.NOT_RUN) and step == "end":
                         not_run[(version, outcome)] += 1
                 for change in version_ranges.changes(by_version, field):
+                    runtime = along_cudart.get((group, (case, variant, step), change["old"], change["new"])) \
+                        if field != "cudart" else None
+                    if runtime:
+                        # the runtime's where runtime-only columns pin it closer than the cuBLAS columns' runtimes do
+                        sides = (runtimes_of.get(change["last_old"], set()), runtimes_of.get(change["first_new"], set()))
+                        runtime = runtime + (runtime[0] not in sides[0] or runtime[1] not in sides[1],)
                     gap = change["not_tested_between"]
-                    gap = "unknown (no list of releases)" if gap is None else (", ".join(gap) or "none: pinned")
+                    gap = "unknown (no list of releases)" if gap is None else (
+                        "%d releases, %s … %s" % (len(gap), gap[0], gap[-1]) if len(gap) > 4 else ", ".join(gap) or "none: pinned")
                     ranges = "; ".join("%s: %s" % (version_ranges.condition(field, lo, hi), out)
                                        for lo, hi, out in version_ranges.segments(by_version))
                     rows.append("<tr><td><a href=\"case/%s.html\">%s</a> %s · %s</td><td>%s</td><td>%s</td><td>%s</td>"
                                 "<td>%s</td><td>%s</td><td><small>%s</small></td></tr>" % (
                                     e(case), e(case), e(variant), e(step), e(change["old"]), e(change["last_old"]),
-                                    e(change["first_new"]), e(change["new"]), e(gap), e(ranges)))
+                                    e(change["first_new"]), e(change["new"]) + (
+                                        ("<br><i>the runtime's: the same change along cudart, pinned %s → %s by "
+                                         "columns without cuBLAS</i>" if runtime[2] else
+                                         "<br><i>also along cudart, %s → %s: the runtime's or cuBLAS's, no column "
+                                         "tells them apart</i>") % (e(runtime[0]), e(runtime[1])) if runtime else ""),
+                                    e(gap), e(ranges)))
             if rows:
                 body.append("<table><tr><th>case · variant · step</th><th>old</th><th>last old</th><th>first new</th>"
                             "<th>new</th><th>not tested between</th><th>ranges</th></tr>%s</table>" % "".join(rows))

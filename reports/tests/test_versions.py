@@ -140,6 +140,27 @@ class Ranges(unittest.TestCase):
             self.assertEqual(steps[("lda_smaller_than_rows", "broken", "gemm")]["12.4"], "CUBLAS_STATUS_INVALID_VALUE")
             self.assertEqual(len(files[self.group]["12.4"]), 3)
 
+    def test_a_change_along_cublas_says_whose_it_is(self):
+        # the cuBLAS columns differ in cudart too: where runtime-only columns pin the same change along cudart,
+        # the page says it is the runtime's; where nothing separates them, it says so
+        def both(cudart, cublas, launch_status, gemm_status):
+            path = os.path.join(ROOT, "x", "c%s_b%s.json" % (cudart, cublas))
+            runs = [run("empty_grid", "broken", [("launch", launch_status, "launch")])]
+            if cublas != "none":
+                runs.append(run("handle_used_after_destroy", "broken", [("gemm", gemm_status, "cublasSgemm")]))
+            return Column(cudart, runs, cublas=cublas, path=path)
+        columns = [both("12.4", "12.4.5", "cudaErrorInvalidConfiguration", "CUBLAS_STATUS_EXECUTION_FAILED"),
+                   both("12.9", "none", "cudaErrorInvalidConfiguration", None),
+                   both("13.0", "13.0.0", "cudaErrorInvalidValue", "CUBLAS_STATUS_NOT_SUPPORTED")]
+        html = atlas_versions.versions_page(columns)
+        along_cublas = html[html.index("along cublas"):]
+        launch = along_cublas[along_cublas.index("empty_grid"):along_cublas.index("</tr>", along_cublas.index("empty_grid"))]
+        self.assertIn("the runtime's: the same change along cudart, pinned 12.9 → 13.0", launch)
+        gemm = along_cublas[along_cublas.index("handle_used_after_destroy"):]
+        gemm = gemm[:gemm.index("</tr>")]
+        self.assertIn("no column tells them apart", gemm)
+        self.assertNotIn("pinned", gemm)
+
     def test_other_gpus_and_drivers_are_other_groups(self):
         other = Column("13.0", launch("13.0", "cudaErrorInvalidValue").runs, gpu="NVIDIA H100")
         per_group, _ = vr.observations(self.columns + [other], "cudart")
