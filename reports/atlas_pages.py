@@ -420,11 +420,25 @@ def outcomes_html(matrix, case, variant, depth):
     # "every GPU environment" means every one that ran the variant: a column
     # that skipped it (a runtime column without cuBLAS) is not counted against it
     ran = [c for c in matrix.columns if matrix.cell(c, case, variant).kind not in ("skipped", "not-run")]
+    split = []
     for cell, columns in groups:
+        if cell.kind != "skipped":
+            split.append((cell, columns, outcome_sentence(cell, depth)))
+            continue
+        # one row per reason a variant did not run (the version a reason names is the column's own)
+        by_reason = collections.OrderedDict()
+        for column in columns:
+            reason = dict(matrix.cell(column, case, variant).details).get("skipped because") or ""
+            by_reason.setdefault(re.sub(r"\b\d+(?:\.\d+)+\b", "…", reason) if len(columns) > 1 else reason, []).append(column)
+        for reason, some in by_reason.items():
+            exact = dict(matrix.cell(some[0], case, variant).details).get("skipped because") or ""
+            shown = exact if len(some) == 1 else reason
+            split.append((cell, some, "skipped%s" % (": " + e(shown) if shown else "")))
+    for cell, columns, sentence in split:
         mark = " <span class=note>(✗ differs from its rules)</span>" if cell.value.startswith("✗") else ""
         everywhere = matrix.columns if cell.kind == "skipped" else ran
         rows.append("<tr><td class='k-%s'><span class=mono>%s</span></td><td>%s%s</td><td class=where>%s</td></tr>" % (
-            e(cell.kind), e(cell.value.lstrip("Δ ")), outcome_sentence(cell, depth), mark, where_html(columns, everywhere)))
+            e(cell.kind), e(cell.value.lstrip("Δ ")), sentence, mark, where_html(columns, everywhere)))
     return ("<div class=wrap><table class='outcomes got'><tr><th>cell</th><th>what the program sees</th><th>where it was recorded</th>"
             "</tr>%s</table></div>" % "".join(rows))
 
