@@ -387,7 +387,12 @@ def comparisons(matrix):
                                                           else c.environment.get("cudart_header")),
                                               version_key(c.environment.get("cublas"))))
         for older, newer in zip(ordered, ordered[1:]):
-            pairs.append(("version", older, newer, "the same GPU and mode, an older runtime (left) against a newer one (right)"))
+            runtime = older.environment.get("cudart") != newer.environment.get("cudart")
+            blas = older.environment.get("cublas") != newer.environment.get("cublas")
+            what = "an older runtime (left) against a newer one (right)" if runtime and not blas else \
+                "the same runtime with another cuBLAS" if blas and not runtime else \
+                "an older runtime and cuBLAS (left) against newer ones (right)"
+            pairs.append(("version", older, newer, "the same GPU and mode, " + what))
     by_runtime = {}
     for c in columns:
         if c.has_device:

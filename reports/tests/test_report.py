@@ -265,6 +265,9 @@ class ReportFromCommittedResults(unittest.TestCase):
         # versions in order, older first, same GPU and mode
         self.assertIn(("version", h100 % ("11.8", "cublas-11.11.3_default"), h100 % ("12.4", "cublas-12.4.5_default")), pairs)
         self.assertIn(("version", h100 % ("12.4", "cublas-12.4.5_default"), h100 % ("13.0", "cublas-13.1.0_default")), pairs)
+        # cuBLAS versions of one runtime, older first
+        h200 = "nvidia-h200_driver-580.159.04_cudart-13.0_cublas-%s_default"
+        self.assertIn(("version", h200 % "13.0.0", h200 % "13.1.0"), pairs)
         # the same runtime across GPUs
         self.assertIn(("gpu", h100 % ("13.0", "cublas-13.1.0_default"),
                        "nvidia-h200_driver-580.159.04_cudart-13.0_cublas-13.1.0_default"), pairs)
@@ -275,6 +278,11 @@ class ReportFromCommittedResults(unittest.TestCase):
             differing = [k for k in ("gpu", "cudart", "mode") if ea.get(k) != eb.get(k)]
             if ea.get("devices", "1") != eb.get("devices", "1"):
                 differing.append("devices")          # one H200 against two
+            if kind == "version":
+                # versions: the runtime, cuBLAS or both differ (a cuBLAS column beside a runtime-only one), nothing else
+                self.assertTrue(ea.get("cudart") != eb.get("cudart") or ea.get("cublas") != eb.get("cublas"), (a, b))
+                self.assertEqual([k for k in differing if k != "cudart"], [], (kind, a, b))
+                continue
             self.assertEqual(len(differing), 1, (kind, a, b))
         page = read(os.path.join(self.out, "changes.html"))
         self.assertIn("older runtime", page)
