@@ -24,8 +24,9 @@
  * stopped at compute_53, asked for a GTX 1080's compute_61):
  *   NVRTC compilation error: nvrtc: error: invalid value for --gpu-architecture (-arch)
  *   cupy.cuda.nvrtc.NVRTCError: NVRTC_ERROR_INVALID_OPTION (5)
- * PyTorch's JIT fusers and torch.cuda.jiterator compile with NVRTC too and
- * report the same NVRTC status (not recorded here).
+ * PyTorch's JIT fuser compiles with NVRTC too and raises the log itself
+ * (PRBonn/MaskPLS#18, PyTorch 1.10 with CUDA 11.3; not recorded here):
+ *   RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)
  *
  * Why: NVRTC validates --gpu-architecture against the list built into its
  * release before it compiles anything; a newer GPU's architecture is simply
@@ -34,12 +35,14 @@
  *
  * The fix: ask NVRTC what it supports (nvrtcGetNumSupportedArchs and
  * nvrtcGetSupportedArchs, CUDA 11.2 and later) and compile for the highest
- * architecture not above the GPU's, as this case's fixed variant does and
- * CuPy's fix does; or use an NVRTC at least as new as the GPU (for
- * compute_120, CUDA 12.8 or later).
+ * architecture not above the GPU's, as this case's fixed variant does (CuPy's
+ * fix capped the arch at what its CUDA version supports); or use an NVRTC
+ * that lists the GPU's architecture (the toolkit's NVRTC 13.0 here lists 75
+ * to 121, compute_120 among them).
  *
- * References: cupy/cupy#1048, "NVRTC_ERROR_INVALID_OPTION with GTX 1080"
- * (https://github.com/cupy/cupy/issues/1048); NVRTC User Guide, General
+ * References: cupy/cupy#1048, "cupy.cuda.compiler.CompileException: nvrtc:
+ * error" (https://github.com/cupy/cupy/issues/1048); PRBonn/MaskPLS#18
+ * (https://github.com/PRBonn/MaskPLS/issues/18); NVRTC User Guide, General
  * Information Query (https://docs.nvidia.com/cuda/nvrtc/index.html):
  * "nvrtcGetSupportedArchs populates the array passed via the output
  * parameter supportedArchs with the architectures supported by NVRTC".
