@@ -111,7 +111,7 @@ debian_toolkit() {  # version
   case $version in
     11.8) suite=bookworm; v=11.8.89~11.8.0-5~deb12u1; blas=11.11.3.6~11.8.0-5~deb12u1
           runtime="libcudart11.0=$v libcublas11=$blas libcublaslt11=$blas"
-          build="nvidia-cuda-toolkit=$v nvidia-cuda-dev=$v libnvvm4=$v" ;;
+          build="nvidia-cuda-toolkit=$v nvidia-cuda-dev=$v libnvvm4=$v libnvrtc11.2=$v libnvrtc-builtins11.8=$v" ;;
     12.4) suite=trixie; v=12.4.127~12.4.1-2; blas=12.4.5.8~12.4.1-2
           runtime="libcudart12=$v libcublas12=$blas libcublaslt12=$blas"
           build="nvidia-cuda-toolkit=12.4.131~12.4.1-2 nvidia-cuda-dev=$v libnvvm4=12.4.131~12.4.1-2 libcu++-dev=2.3.2-2" ;;
