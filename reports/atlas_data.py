@@ -12,7 +12,8 @@ RESULTS_SCHEMA = "cuda-error-atlas/results/"
 PYTORCH_SCHEMA = "cuda-error-atlas/pytorch/"
 KNOWN_VERSIONS = {RESULTS_SCHEMA: {1}, PYTORCH_SCHEMA: {1}}
 SUCCESS = {"cudaSuccess", "CUBLAS_STATUS_SUCCESS", "CUDA_SUCCESS", "result_correct",
-           "CUSOLVER_STATUS_SUCCESS", "CUFFT_SUCCESS", "CUDNN_STATUS_SUCCESS", "ncclSuccess"}
+           "CUSOLVER_STATUS_SUCCESS", "CUFFT_SUCCESS", "CUDNN_STATUS_SUCCESS", "ncclSuccess",
+           "NVRTC_SUCCESS"}
 VERDICTS = ("match", "mismatch", "skip", "error", "flaky")
 VARIANTS = ("fixed", "broken")
 # A case name becomes a file name (case/<name>.html): nothing else gets in.

@@ -471,7 +471,7 @@ STATUS_WORD = re.compile(r"\b(cudaSuccess|cudaError[A-Z]\w*|CUDA_SUCCESS|CUDA_ER
                          r"|CUSOLVER_STATUS_\w+|CUDNN_STATUS_\w+"
                          r"|CUFFT_(?:SUCCESS|INVALID_\w+|\w+_FAILED|\w+_FAILURE|INTERNAL_ERROR|UNALIGNED_DATA|NO_WORKSPACE"
                          r"|NOT_IMPLEMENTED|NOT_SUPPORTED|MISSING_DEPENDENCY|LICENSE_ERROR|INCOMPLETE_PARAMETER_LIST|PARSE_ERROR)"
-                         r"|ncclSuccess|ncclInProgress|nccl\w*Error|ncclInvalid\w+|SIG[A-Z]{2,})\b")
+                         r"|ncclSuccess|ncclInProgress|nccl\w*Error|ncclInvalid\w+|NVRTC_SUCCESS|NVRTC_ERROR_\w+|SIG[A-Z]{2,})\b")
 # A lesson's "What the program sees", up to the colon that ends its title; the
 # title may name the environments in parentheses, which may nest once.
 SEES_TITLE = re.compile(r"What the program sees\s*(?:\((?:[^()]|\([^()]*\))*\))?\s*:?\s*")

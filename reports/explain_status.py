@@ -28,9 +28,9 @@ import re
 from atlas_data import ROOT, load_status_table
 
 SUCCESS_NAMES = {"cudaSuccess", "CUDA_SUCCESS", "CUBLAS_STATUS_SUCCESS", "ncclSuccess", "CUDNN_STATUS_SUCCESS",
-                 "CUSOLVER_STATUS_SUCCESS", "CUFFT_SUCCESS"}
+                 "CUSOLVER_STATUS_SUCCESS", "CUFFT_SUCCESS", "NVRTC_SUCCESS"}
 API_TITLE = {"cuda": "CUDA runtime", "cublas": "cuBLAS", "cu": "CUDA driver API", "nccl": "NCCL", "cudnn": "cuDNN",
-             "cusolver": "cuSOLVER", "cufft": "cuFFT", "legacy": "CUDA runtime before 10.1"}
+             "cusolver": "cuSOLVER", "cufft": "cuFFT", "nvrtc": "NVRTC", "legacy": "CUDA runtime before 10.1"}
 
 # What printed the error: (wrapper, pattern). Order matters only for the name shown first.
 WRAPPERS = [
@@ -88,7 +88,7 @@ GUARDS = [
 GUARD_PATTERNS = [(re.compile(p, re.I), name, how) for p, name, how in GUARDS]
 
 NAME_TOKEN = re.compile(r"\b(cuda(?:Error)?[A-Z]\w*|cudaSuccess|CUDA_(?:ERROR_)?\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+|"
-                        r"CUSOLVER_STATUS_\w+|CUFFT_\w+|nccl[A-Z]\w+)")
+                        r"CUSOLVER_STATUS_\w+|CUFFT_\w+|nccl[A-Z]\w+|NVRTC_\w+)")
 CALL_TOKEN = re.compile(r"\b((?:cuda|cu|cublas|cublasLt|cusolver\w*|cufft|cudnn|nccl)[A-Z]\w*)\s*\(")
 BARE_CALL = re.compile(r"\b((?:cuda|cublas|cusolverDn|cufft|cudnn|nccl)[A-Z][a-z]\w*|cu(?:Mem|Ctx|Init|Launch|Module|Stream|Event|Device|Graph|Func)\w*)\b")
 NUMBER_FORMS = [

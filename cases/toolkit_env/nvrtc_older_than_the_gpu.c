@@ -11,8 +11,8 @@
  *
  * What the program sees (no driver, NVRTC 11.8.89 of Debian's CUDA 11.8;
  * nvrtcVersion 11.8, quantity nvrtc_version 11080): nvrtcCompileProgram with
- * --gpu-architecture=compute_120 returns NVRTC_ERROR_INVALID_OPTION (5),
- * recorded as the check compile (result_wrong), and the program log, printed
+ * --gpu-architecture=compute_120 returns NVRTC_ERROR_INVALID_OPTION (5)
+ * (step compile), and the program log, printed
  * on stderr, says
  *   nvrtc: error: invalid value for --gpu-architecture (-arch)
  * nvrtcGetSupportedArchs lists 16 architectures, 35 to 90 (quantity
@@ -76,13 +76,11 @@ struct nvrtc {
     nvrtcResult (*destroy)(nvrtcProgram *);
 };
 
-/* The rules name CUDA-family statuses only, so an NVRTC status is recorded as
- * a check (result_correct / result_wrong) whose text names it, in NVRTC's own
- * words (nvrtcGetErrorString returns the enum's name). */
+/* An NVRTC call, recorded with its nvrtcResult (nvrtcGetErrorString returns
+ * the enumerator's name). */
 static bool nvrtc_step(const struct nvrtc *n, const char *step, const char *text, nvrtcResult status)
 {
-    atlas_note("%s -> %s (%d)", text, n->error_string(status), (int)status);
-    return atlas_check(step, status == NVRTC_SUCCESS, "%s -> %s (%d)", text, n->error_string(status), (int)status);
+    return atlas_record_call(step, "nvrtc", text, (long)status, n->error_string(status), status == NVRTC_SUCCESS);
 }
 
 static bool open_nvrtc_11_8(struct nvrtc *n)

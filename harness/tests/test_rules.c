@@ -70,6 +70,7 @@ static void test_malformed(void)
     CHECK(parse_error("* * probe cudaErrorInsufficientDriver driver=none cite=run:r.json") == NULL);
     /* the other toolkit libraries' statuses (atlas_libraries.h) */
     CHECK(parse_error("x broken set CUDNN_STATUS_BAD_PARAM|CUFFT_INVALID_SIZE cite=run:r.json") == NULL);
+    CHECK(parse_error("x broken compile NVRTC_ERROR_INVALID_OPTION cite=run:r.json") == NULL);
     CHECK(parse_error("x broken init ncclInvalidUsage|CUSOLVER_STATUS_INTERNAL_ERROR cite=run:r.json") == NULL);
     CHECK_CONTAINS(parse_error("x broken init NCCL_INVALID cite=run:r.json"), "'NCCL_INVALID' is not a status name");
 }

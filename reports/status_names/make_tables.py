@@ -123,6 +123,11 @@ def main(argv):
     write("cusolver-%s.tsv" % cusolver, "cusolver",
           [(n, v, "") for n, v in enum_values(read("cusolver_common.h"), "CUSOLVER_STATUS_NOT_INITIALIZED", "CUSOLVER_STATUS_")],
           "cuSOLVER cusolverStatus_t: %s/include/cusolver_common.h (cuSOLVER %s)" % (cuda, cusolver))
+    nvrtc = "%d.%d" % (int(cuda_version) // 1000, int(cuda_version) % 1000 // 10)     # NVRTC is the toolkit's version
+    write("nvrtc-%s.tsv" % nvrtc, "nvrtc",
+          [(n, v, library_text(os.path.join(lib, "libnvrtc.so.%d" % (int(cuda_version) // 1000)), "nvrtcGetErrorString", v))
+           for n, v in enum_values(read("nvrtc.h"), "NVRTC_ERROR_OUT_OF_MEMORY", "NVRTC_")],
+          "NVRTC nvrtcResult: %s/include/nvrtc.h (CUDA %s); text from nvrtcGetErrorString (its enumerator's name)" % (cuda, nvrtc))
     cufft = version(include, [("cufft.h", "CUFFT_VERSION")])
     write("cufft-%s.tsv" % cufft, "cufft",
           [(n, v, "") for n, v in enum_values(read("cufft.h"), "CUFFT_ALLOC_FAILED", "CUFFT_")],
