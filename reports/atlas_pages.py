@@ -434,11 +434,11 @@ def outcomes_html(matrix, case, variant, depth):
             exact = dict(matrix.cell(some[0], case, variant).details).get("skipped because") or ""
             shown = exact if len(some) == 1 else reason
             split.append((cell, some, "skipped%s" % (": " + e(shown) if shown else "")))
-    for cell, columns, sentence in split:
+    for cell, columns, said in split:
         mark = " <span class=note>(✗ differs from its rules)</span>" if cell.value.startswith("✗") else ""
         everywhere = matrix.columns if cell.kind == "skipped" else ran
         rows.append("<tr><td class='k-%s'><span class=mono>%s</span></td><td>%s%s</td><td class=where>%s</td></tr>" % (
-            e(cell.kind), e(cell.value.lstrip("Δ ")), sentence, mark, where_html(columns, everywhere)))
+            e(cell.kind), e(cell.value.lstrip("Δ ")), said, mark, where_html(columns, everywhere)))
     return ("<div class=wrap><table class='outcomes got'><tr><th>cell</th><th>what the program sees</th><th>where it was recorded</th>"
             "</tr>%s</table></div>" % "".join(rows))
 
