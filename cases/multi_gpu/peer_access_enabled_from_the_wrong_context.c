@@ -1,0 +1,154 @@
+/* peer_access_enabled_from_the_wrong_context — cuCtxEnablePeerAccess(peer)
+ * called while the peer's own context is current, as PyCUDA's
+ * ctx.enable_peer_access(other) does when `ctx` is not the current context.
+ *
+ * The mistake: cuCtxEnablePeerAccess(peerContext, 0) grants the *current*
+ * context access to peerContext; the context to grant it to is not an
+ * argument. With GPU 1's context current (the last one made or pushed) a
+ * program that means "GPU 0 may read GPU 1" calls
+ * cuCtxEnablePeerAccess(GPU 1's context, 0), and so asks GPU 1 for peer
+ * access to itself.
+ *
+ * What the program sees (two H200s with NVLink, CUDA 13.0, driver 580):
+ * TODO(lead): the enable step's status, measured on two H200s — cuda.h 13.0
+ * documents CUDA_ERROR_INVALID_CONTEXT when "the current context is
+ * peerContext", PyCUDA's user saw CUDA_ERROR_PEER_ACCESS_UNSUPPORTED; the
+ * fixed variant's enable and disable return CUDA_SUCCESS.
+ *
+ * What a PyTorch user sees: PyCUDA users see
+ *   LogicError: cuCtxEnablePeerAccess failed: peer access is not supported between these two devices
+ * on a K40 + K20 pair that does support it (simpleP2P passes there;
+ * inducer/pycuda#71). PyTorch users meet the same sentence, as
+ *   RuntimeError: CUDA error: peer access is not supported between these two devices
+ * mostly where the GPUs really lack peer access (8 × RTX 4090,
+ * verl-project/verl#1874); so the sentence reads as a hardware limit, and
+ * nobody looks at which context was current. PyTorch itself cannot make
+ * this mistake: its allocators put a CUDAGuard on the accessing device
+ * before cudaDeviceEnablePeerAccess(dev_to_access, 0). Not recorded through
+ * PyTorch.
+ *
+ * Why: the accessing context is whichever is current, so the call paired
+ * GPU 1's context with itself. A GPU is not its own peer: the case records
+ * cuDeviceCanAccessPeer for 0→1, 1→0 and 1→1 (can_access_* quantities) next
+ * to the refusal. Nothing is enabled, so GPU 0 still cannot read GPU 1.
+ *
+ * The fix: make the accessing GPU's context current first — PyCUDA:
+ * k40ctx.push(); k40ctx.enable_peer_access(k20ctx); k40ctx.pop(); runtime:
+ * cudaSetDevice(accessing) then cudaDeviceEnablePeerAccess(peer, 0), which
+ * names both devices.
+ *
+ * References: inducer/pycuda#71, "Multi-gpu Peer Access inconsistent"
+ * (https://github.com/inducer/pycuda/issues/71; the maintainer:
+ * "enable_peer_access is a static method, so you need to make k4ctx current
+ * before you enable peer access to k2ctx"); CUDA Driver API, Peer Context
+ * Memory Access, cuCtxEnablePeerAccess
+ * (https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html),
+ * "on success all allocations from peerContext will immediately be
+ * accessible by the current context" and "Returns
+ * CUDA_ERROR_INVALID_CONTEXT if there is no current context, peerContext is
+ * not a valid context, or if the current context is peerContext" (cuda.h,
+ * CUDA 13.0); verl-project/verl#1874 (the sentence under PyTorch).
+ */
+#include "two_devices.h"
+#include <cudaTypedefs.h>
+#include <stdio.h>
+
+#if CUDART_VERSION >= 12050
+/* The driver API through the runtime's entry points, as PyCUDA reaches the
+ * driver: a case linked to libcuda would not start at all without a driver. */
+static struct {
+    PFN_cuGetErrorName_v6000 error_name;
+    PFN_cuDeviceGet_v2000 device_get;
+    PFN_cuDeviceCanAccessPeer_v4000 can_access_peer;
+    PFN_cuDevicePrimaryCtxRetain_v7000 retain;
+    PFN_cuDevicePrimaryCtxRelease_v11000 release;
+    PFN_cuCtxPushCurrent_v4000 push;
+    PFN_cuCtxPopCurrent_v4000 pop;
+    PFN_cuCtxEnablePeerAccess_v4000 enable_peer_access;
+    PFN_cuCtxDisablePeerAccess_v4000 disable_peer_access;
+} cu;
+
+static bool entry(const char *symbol, void **fn, int version)
+{
+    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    return cudaGetDriverEntryPointByVersion(symbol, fn, version, cudaEnableDefault, &found) == cudaSuccess
+           && found == cudaDriverEntryPointSuccess && *fn;
+}
+
+static bool open_driver_api(void)
+{
+    bool ok = entry("cuGetErrorName", (void **)&cu.error_name, 12000)
+              && entry("cuDeviceGet", (void **)&cu.device_get, 12000)
+              && entry("cuDeviceCanAccessPeer", (void **)&cu.can_access_peer, 12000)
+              && entry("cuDevicePrimaryCtxRetain", (void **)&cu.retain, 12000)
+              && entry("cuDevicePrimaryCtxRelease", (void **)&cu.release, 12000)
+              && entry("cuCtxPushCurrent", (void **)&cu.push, 12000)
+              && entry("cuCtxPopCurrent", (void **)&cu.pop, 12000)
+              && entry("cuCtxEnablePeerAccess", (void **)&cu.enable_peer_access, 12000)
+              && entry("cuCtxDisablePeerAccess", (void **)&cu.disable_peer_access, 12000);
+    return atlas_check("driver_entry_points", ok,
+                       "cudaGetDriverEntryPointByVersion(cuDevice*, cuDevicePrimaryCtx*, cuCtx*PeerAccess, ...)");
+}
+
+static bool record_cu(const char *step, const char *text, CUresult status)
+{
+    const char *name = NULL;
+    char unknown[32];
+    if (cu.error_name(status, &name) != CUDA_SUCCESS || !name) {
+        snprintf(unknown, sizeof unknown, "<unknown:%d>", (int)status);
+        name = unknown;
+    }
+    return atlas_record_call(step, "cu", text, status, name, status == CUDA_SUCCESS);
+}
+#define CU(step, call) record_cu((step), #call, (call))
+
+/* cuDeviceCanAccessPeer(dev, peer) as a quantity named `name` (1 or 0). */
+static void note_can_access(const char *step, const char *name, CUdevice dev, CUdevice peer)
+{
+    int can = -1;
+    if (CU(step, cu.can_access_peer(&can, dev, peer)))
+        atlas_quantity(name, can, "bool");
+}
+#endif
+
+/* GPU 0 is to read GPU 1's memory: enable access to GPU 1's context while
+ * GPU `current`'s context is current. */
+static void enable_access_to_gpu_1_from(int current)
+{
+#if CUDART_VERSION < 12050
+    (void)current;
+    atlas_skip("this case reaches the driver API with cudaGetDriverEntryPointByVersion, which the runtime has from "
+               "CUDA 12.5");
+#else
+    CUdevice dev[2];
+    CUcontext ctx[2] = {NULL, NULL};
+    if (!atlas_need_two_gpus() || !open_driver_api())
+        return;
+    if (!CU("device_0", cu.device_get(&dev[0], 0)) || !CU("device_1", cu.device_get(&dev[1], 1)))
+        return;
+    note_can_access("can_access_0_1", "can_access_0_to_1", dev[0], dev[1]);
+    note_can_access("can_access_1_0", "can_access_1_to_0", dev[1], dev[0]);
+    note_can_access("can_access_1_1", "can_access_1_to_1", dev[1], dev[1]);
+
+    /* PyCUDA's make_context() per GPU; here the primary contexts, which the
+     * runtime shares, so the harness's probe afterwards sees the same ones. */
+    if (CU("retain_0", cu.retain(&ctx[0], dev[0])) && CU("retain_1", cu.retain(&ctx[1], dev[1]))) {
+        if (CU("push", cu.push(ctx[current]))) {
+            /* Disable only what was enabled (peer_access_disabled_when_never_enabled). */
+            if (CU("enable", cu.enable_peer_access(ctx[1], 0)))
+                CU("disable", cu.disable_peer_access(ctx[1]));
+            CUcontext popped = NULL;
+            CU("pop", cu.pop(&popped));
+        }
+    }
+    if (ctx[1])
+        CU("release_1", cu.release(dev[1]));
+    if (ctx[0])
+        CU("release_0", cu.release(dev[0]));
+#endif
+}
+
+static void gpu_0_context_current(void) { enable_access_to_gpu_1_from(0); }
+static void gpu_1_context_current(void) { enable_access_to_gpu_1_from(1); }
+
+ATLAS_CASE(gpu_0_context_current, gpu_1_context_current)
