@@ -10,10 +10,14 @@
  * access to itself.
  *
  * What the program sees (two H200s with NVLink, CUDA 13.0, driver 580):
- * TODO(lead): the enable step's status, measured on two H200s — cuda.h 13.0
- * documents CUDA_ERROR_INVALID_CONTEXT when "the current context is
- * peerContext", PyCUDA's user saw CUDA_ERROR_PEER_ACCESS_UNSUPPORTED; the
- * fixed variant's enable and disable return CUDA_SUCCESS.
+ * cuDeviceCanAccessPeer says 1 from GPU 0 to 1 and from 1 to 0, and 0 from
+ * GPU 1 to itself; with GPU 1's context pushed, cuCtxEnablePeerAccess(GPU
+ * 1's context) returns CUDA_ERROR_PEER_ACCESS_UNSUPPORTED (217) — PyCUDA's
+ * "peer access is not supported between these two devices" on a pair that
+ * does support it. cuda.h 13.0 documents CUDA_ERROR_INVALID_CONTEXT for
+ * "the current context is peerContext": the GPU says otherwise (a finding).
+ * Nothing is sticky. The fixed variant's enable and disable return
+ * CUDA_SUCCESS.
  *
  * What a PyTorch user sees: PyCUDA users see
  *   LogicError: cuCtxEnablePeerAccess failed: peer access is not supported between these two devices

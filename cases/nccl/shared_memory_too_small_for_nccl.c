@@ -17,7 +17,13 @@
  * NCCL_DEBUG_SUBSYS=SHM puts NCCL's "via SHM" channel lines, the segments it
  * maps and its warnings on stderr, which the results keep.
  *
- * What the program sees: TODO(lead): measure on two H200s (which step fails, its status, ncclGetLastError, the "via SHM" lines).
+ * What the program sees (two H200s, NCCL 2.28.9, CUDA 13.0): both ranks
+ * initialise (ncclSuccess); the first all-reduce returns ncclSystemError
+ * ("unhandled system error (run with NCCL_DEBUG=INFO for details)") on both,
+ * and ncclGetLastError says
+ *   Error while creating shared memory segment /dev/shm/nccl-dcDYxr (size 9637888), error: No space left on device (28)
+ * — the segment size of NVIDIA/nccl#342. The finalize repeats the status;
+ * nothing CUDA is sticky. With 1 GiB the all-reduce is right on both ranks.
  *
  * What a PyTorch user sees (torch.distributed, NCCL backend; from the
  * reports, not recorded through PyTorch here):
