@@ -182,7 +182,7 @@ class Corpus:
                         continue
                     step = record.get("step")
                     self.observations[case].append(Observation(
-                        name, step, (record.get("call") or "").split("(")[0].strip(), variant, "run",
+                        name, step, _called(record.get("call")), variant, "run",
                         variant == "broken" and name not in fixed_seen,
                         first.get("step") == step and first.get("name") == name, results.environment, label))
                 end = run.get("end") or {}
@@ -359,6 +359,13 @@ def context_text(text, statuses, calls, vocabulary):
     for call in sorted(calls, key=len, reverse=True):
         text = text.replace(call, " ")
     return text
+
+
+def _called(call):
+    """The function a recorded call names: "cu.cuLinkComplete(link, ...)" calls cuLinkComplete (a pointer to the driver's
+    function, named after it), "cublasSgemm(handle, ...)" calls cublasSgemm."""
+    head = (call or "").split("(")[0].strip()
+    return re.split(r"\.|->", head)[-1].strip()
 
 
 def _step_functions(source):

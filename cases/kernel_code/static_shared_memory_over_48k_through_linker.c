@@ -47,17 +47,18 @@ enum { THREADS = 256, LOG = 4096 };
 
 #if CUDART_VERSION >= 12050
 /* The driver API through the runtime's entry points: a case linked to
- * libcuda would not start at all without a driver. */
+ * libcuda would not start at all without a driver. Each pointer is named
+ * after its function, so the records name the call a user would paste. */
 static struct {
-    PFN_cuGetErrorName_v6000 error_name;
-    PFN_cuLinkCreate_v6050 link_create;
-    PFN_cuLinkAddData_v6050 link_add_data;
-    PFN_cuLinkComplete_v5050 link_complete;
-    PFN_cuLinkDestroy_v5050 link_destroy;
-    PFN_cuModuleLoadData_v2000 module_load_data;
-    PFN_cuModuleGetFunction_v2000 module_get_function;
-    PFN_cuModuleUnload_v2000 module_unload;
-    PFN_cuLaunchKernel_v4000 launch_kernel;
+    PFN_cuGetErrorName_v6000 cuGetErrorName;
+    PFN_cuLinkCreate_v6050 cuLinkCreate;
+    PFN_cuLinkAddData_v6050 cuLinkAddData;
+    PFN_cuLinkComplete_v5050 cuLinkComplete;
+    PFN_cuLinkDestroy_v5050 cuLinkDestroy;
+    PFN_cuModuleLoadData_v2000 cuModuleLoadData;
+    PFN_cuModuleGetFunction_v2000 cuModuleGetFunction;
+    PFN_cuModuleUnload_v2000 cuModuleUnload;
+    PFN_cuLaunchKernel_v4000 cuLaunchKernel;
 } cu;
 
 static bool entry(const char *symbol, void **fn)
@@ -69,14 +70,14 @@ static bool entry(const char *symbol, void **fn)
 
 static bool open_driver_api(void)
 {
-    bool ok = entry("cuGetErrorName", (void **)&cu.error_name) && entry("cuLinkCreate", (void **)&cu.link_create)
-              && entry("cuLinkAddData", (void **)&cu.link_add_data)
-              && entry("cuLinkComplete", (void **)&cu.link_complete)
-              && entry("cuLinkDestroy", (void **)&cu.link_destroy)
-              && entry("cuModuleLoadData", (void **)&cu.module_load_data)
-              && entry("cuModuleGetFunction", (void **)&cu.module_get_function)
-              && entry("cuModuleUnload", (void **)&cu.module_unload)
-              && entry("cuLaunchKernel", (void **)&cu.launch_kernel);
+    bool ok = entry("cuGetErrorName", (void **)&cu.cuGetErrorName) && entry("cuLinkCreate", (void **)&cu.cuLinkCreate)
+              && entry("cuLinkAddData", (void **)&cu.cuLinkAddData)
+              && entry("cuLinkComplete", (void **)&cu.cuLinkComplete)
+              && entry("cuLinkDestroy", (void **)&cu.cuLinkDestroy)
+              && entry("cuModuleLoadData", (void **)&cu.cuModuleLoadData)
+              && entry("cuModuleGetFunction", (void **)&cu.cuModuleGetFunction)
+              && entry("cuModuleUnload", (void **)&cu.cuModuleUnload)
+              && entry("cuLaunchKernel", (void **)&cu.cuLaunchKernel);
     return atlas_check("driver_entry_points", ok, "cudaGetDriverEntryPointByVersion(cuLink*, cuModule*, cuLaunchKernel)");
 }
 
@@ -84,7 +85,7 @@ static bool record_cu(const char *step, const char *text, CUresult status)
 {
     const char *name = NULL;
     char unknown[32];
-    if (cu.error_name(status, &name) != CUDA_SUCCESS || !name) {
+    if (cu.cuGetErrorName(status, &name) != CUDA_SUCCESS || !name) {
         snprintf(unknown, sizeof unknown, "<unknown:%d>", (int)status);
         name = unknown;
     }
@@ -127,28 +128,28 @@ static void link_tile_kernel(int bytes)
     size_t cubin_size = 0;
     CUmodule module;
     CUfunction function;
-    if (CU("link_create", cu.link_create(4, options, values, &link))) {
-        bool added = CU("link_add_ptx", cu.link_add_data(link, CU_JIT_INPUT_PTX, ptx, strlen(ptx) + 1, "tile.ptx",
+    if (CU("link_create", cu.cuLinkCreate(4, options, values, &link))) {
+        bool added = CU("link_add_ptx", cu.cuLinkAddData(link, CU_JIT_INPUT_PTX, ptx, strlen(ptx) + 1, "tile.ptx",
                                                          0, NULL, NULL));
-        bool linked = added && CU("link_complete", cu.link_complete(link, &cubin, &cubin_size));
+        bool linked = added && CU("link_complete", cu.cuLinkComplete(link, &cubin, &cubin_size));
         say_log("error", error_log);
         say_log("info", info_log);
         if (linked) {
             atlas_quantity("cubin_bytes", (double)cubin_size, "bytes");
             /* the cubin belongs to the link state: load it before destroying that */
-            if (CU("module_load", cu.module_load_data(&module, cubin))) {
-                if (CU("get_function", cu.module_get_function(&function, module, "tile_sum"))) {
+            if (CU("module_load", cu.cuModuleLoadData(&module, cubin))) {
+                if (CU("get_function", cu.cuModuleGetFunction(&function, module, "tile_sum"))) {
                     void *args[] = {&out};
-                    CU("launch", cu.launch_kernel(function, 1, 1, 1, THREADS, 1, 1, 0, NULL, args, NULL));
+                    CU("launch", cu.cuLaunchKernel(function, 1, 1, 1, THREADS, 1, 1, 0, NULL, args, NULL));
                     ATLAS_CUDA("sync", cudaDeviceSynchronize());
                     if (ATLAS_CUDA("copy_back", cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost)))
                         atlas_check("tile", host[0] == (float)(floats - 1), "out[0] = %g (expected %d)", host[0],
                                     floats - 1);
                 }
-                cu.module_unload(module);
+                cu.cuModuleUnload(module);
             }
         }
-        cu.link_destroy(link);
+        cu.cuLinkDestroy(link);
     }
     cudaFree(out);
 #endif

@@ -61,15 +61,15 @@
 /* The driver API through the runtime's entry points, as PyCUDA reaches the
  * driver: a case linked to libcuda would not start at all without a driver. */
 static struct {
-    PFN_cuGetErrorName_v6000 error_name;
-    PFN_cuDeviceGet_v2000 device_get;
-    PFN_cuDeviceCanAccessPeer_v4000 can_access_peer;
-    PFN_cuDevicePrimaryCtxRetain_v7000 retain;
-    PFN_cuDevicePrimaryCtxRelease_v11000 release;
-    PFN_cuCtxPushCurrent_v4000 push;
-    PFN_cuCtxPopCurrent_v4000 pop;
-    PFN_cuCtxEnablePeerAccess_v4000 enable_peer_access;
-    PFN_cuCtxDisablePeerAccess_v4000 disable_peer_access;
+    PFN_cuGetErrorName_v6000 cuGetErrorName;
+    PFN_cuDeviceGet_v2000 cuDeviceGet;
+    PFN_cuDeviceCanAccessPeer_v4000 cuDeviceCanAccessPeer;
+    PFN_cuDevicePrimaryCtxRetain_v7000 cuDevicePrimaryCtxRetain;
+    PFN_cuDevicePrimaryCtxRelease_v11000 cuDevicePrimaryCtxRelease;
+    PFN_cuCtxPushCurrent_v4000 cuCtxPushCurrent;
+    PFN_cuCtxPopCurrent_v4000 cuCtxPopCurrent;
+    PFN_cuCtxEnablePeerAccess_v4000 cuCtxEnablePeerAccess;
+    PFN_cuCtxDisablePeerAccess_v4000 cuCtxDisablePeerAccess;
 } cu;
 
 static bool entry(const char *symbol, void **fn, int version)
@@ -81,15 +81,15 @@ static bool entry(const char *symbol, void **fn, int version)
 
 static bool open_driver_api(void)
 {
-    bool ok = entry("cuGetErrorName", (void **)&cu.error_name, 12000)
-              && entry("cuDeviceGet", (void **)&cu.device_get, 12000)
-              && entry("cuDeviceCanAccessPeer", (void **)&cu.can_access_peer, 12000)
-              && entry("cuDevicePrimaryCtxRetain", (void **)&cu.retain, 12000)
-              && entry("cuDevicePrimaryCtxRelease", (void **)&cu.release, 12000)
-              && entry("cuCtxPushCurrent", (void **)&cu.push, 12000)
-              && entry("cuCtxPopCurrent", (void **)&cu.pop, 12000)
-              && entry("cuCtxEnablePeerAccess", (void **)&cu.enable_peer_access, 12000)
-              && entry("cuCtxDisablePeerAccess", (void **)&cu.disable_peer_access, 12000);
+    bool ok = entry("cuGetErrorName", (void **)&cu.cuGetErrorName, 12000)
+              && entry("cuDeviceGet", (void **)&cu.cuDeviceGet, 12000)
+              && entry("cuDeviceCanAccessPeer", (void **)&cu.cuDeviceCanAccessPeer, 12000)
+              && entry("cuDevicePrimaryCtxRetain", (void **)&cu.cuDevicePrimaryCtxRetain, 12000)
+              && entry("cuDevicePrimaryCtxRelease", (void **)&cu.cuDevicePrimaryCtxRelease, 12000)
+              && entry("cuCtxPushCurrent", (void **)&cu.cuCtxPushCurrent, 12000)
+              && entry("cuCtxPopCurrent", (void **)&cu.cuCtxPopCurrent, 12000)
+              && entry("cuCtxEnablePeerAccess", (void **)&cu.cuCtxEnablePeerAccess, 12000)
+              && entry("cuCtxDisablePeerAccess", (void **)&cu.cuCtxDisablePeerAccess, 12000);
     return atlas_check("driver_entry_points", ok,
                        "cudaGetDriverEntryPointByVersion(cuDevice*, cuDevicePrimaryCtx*, cuCtx*PeerAccess, ...)");
 }
@@ -98,7 +98,7 @@ static bool record_cu(const char *step, const char *text, CUresult status)
 {
     const char *name = NULL;
     char unknown[32];
-    if (cu.error_name(status, &name) != CUDA_SUCCESS || !name) {
+    if (cu.cuGetErrorName(status, &name) != CUDA_SUCCESS || !name) {
         snprintf(unknown, sizeof unknown, "<unknown:%d>", (int)status);
         name = unknown;
     }
@@ -110,7 +110,7 @@ static bool record_cu(const char *step, const char *text, CUresult status)
 static void note_can_access(const char *step, const char *name, CUdevice dev, CUdevice peer)
 {
     int can = -1;
-    if (CU(step, cu.can_access_peer(&can, dev, peer)))
+    if (CU(step, cu.cuDeviceCanAccessPeer(&can, dev, peer)))
         atlas_quantity(name, can, "bool");
 }
 #endif
@@ -128,7 +128,7 @@ static void enable_access_to_gpu_1_from(int current)
     CUcontext ctx[2] = {NULL, NULL};
     if (!atlas_need_two_gpus() || !open_driver_api())
         return;
-    if (!CU("device_0", cu.device_get(&dev[0], 0)) || !CU("device_1", cu.device_get(&dev[1], 1)))
+    if (!CU("device_0", cu.cuDeviceGet(&dev[0], 0)) || !CU("device_1", cu.cuDeviceGet(&dev[1], 1)))
         return;
     note_can_access("can_access_0_1", "can_access_0_to_1", dev[0], dev[1]);
     note_can_access("can_access_1_0", "can_access_1_to_0", dev[1], dev[0]);
@@ -136,19 +136,19 @@ static void enable_access_to_gpu_1_from(int current)
 
     /* PyCUDA's make_context() per GPU; here the primary contexts, which the
      * runtime shares, so the harness's probe afterwards sees the same ones. */
-    if (CU("retain_0", cu.retain(&ctx[0], dev[0])) && CU("retain_1", cu.retain(&ctx[1], dev[1]))) {
-        if (CU("push", cu.push(ctx[current]))) {
+    if (CU("retain_0", cu.cuDevicePrimaryCtxRetain(&ctx[0], dev[0])) && CU("retain_1", cu.cuDevicePrimaryCtxRetain(&ctx[1], dev[1]))) {
+        if (CU("push", cu.cuCtxPushCurrent(ctx[current]))) {
             /* Disable only what was enabled (peer_access_disabled_when_never_enabled). */
-            if (CU("enable", cu.enable_peer_access(ctx[1], 0)))
-                CU("disable", cu.disable_peer_access(ctx[1]));
+            if (CU("enable", cu.cuCtxEnablePeerAccess(ctx[1], 0)))
+                CU("disable", cu.cuCtxDisablePeerAccess(ctx[1]));
             CUcontext popped = NULL;
-            CU("pop", cu.pop(&popped));
+            CU("pop", cu.cuCtxPopCurrent(&popped));
         }
     }
     if (ctx[1])
-        CU("release_1", cu.release(dev[1]));
+        CU("release_1", cu.cuDevicePrimaryCtxRelease(dev[1]));
     if (ctx[0])
-        CU("release_0", cu.release(dev[0]));
+        CU("release_0", cu.cuDevicePrimaryCtxRelease(dev[0]));
 #endif
 }
 
