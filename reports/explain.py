@@ -177,6 +177,12 @@ class Corpus:
             for variant, run in variants.items():
                 first = run.get("first_error") or {}
                 for record in run.get("steps", []):
+                    # every call the case really made, whatever it returned (the source's own macros may hide them)
+                    called = _called(record.get("call"))
+                    if re.match(r"(?:cu|nccl|nvrtc)[A-Z]\w*$", called) and record.get("step"):
+                        known = self.step_functions.setdefault(case, {}).setdefault(record["step"], [])
+                        if called not in known:
+                            known.append(called)
                     name = record.get("name")
                     if record.get("success") or name in SUCCESS or record.get("step") == "probe" or not name:
                         continue
@@ -926,7 +932,8 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
                 # a report the lesson quotes, which the case's runs on the GPUs here do not reproduce
                 c = candidate(case)
                 c.documents_only = True
-                c.add("message", 8, 'its lesson quotes "%s" from a report; on the GPUs here its broken variant never '
+                # weighed as a lesson that discusses the status, not as a recorded message
+                c.add("lesson_status", 8, 'its lesson quotes "%s" from a report; on the GPUs here its broken variant never '
                       'returned %s (documented, not reproduced)' % (message[:120], "/".join(sorted(named_errors & mine))))
                 continue
             if named_errors & mine:

@@ -90,7 +90,7 @@ GUARD_PATTERNS = [(re.compile(p, re.I), name, how) for p, name, how in GUARDS]
 NAME_TOKEN = re.compile(r"\b(cuda(?:Error)?[A-Z]\w*|cudaSuccess|CUDA_(?:ERROR_)?\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+|"
                         r"CUSOLVER_STATUS_\w+|CUFFT_\w+|nccl[A-Z]\w+|NVRTC_\w+)")
 CALL_TOKEN = re.compile(r"\b((?:cuda|cu|cublas|cublasLt|cusolver\w*|cufft|cudnn|nccl)[A-Z]\w*)\s*\(")
-BARE_CALL = re.compile(r"\b((?:cuda|cublas|cusolverDn|cufft|cudnn|nccl)[A-Z][a-z]\w*|cu(?:Mem|Ctx|Init|Launch|Module|Stream|Event|Device|Graph|Func)\w*)\b")
+BARE_CALL = re.compile(r"\b((?:cuda|cublas|cusolverDn|cufft|cudnn|nccl)[A-Z][a-z]\w*|cu(?:Mem|Ctx|Init|Launch|Module|Stream|Event|Device|Graph|Func|Link|Library|Kernel)\w*)\b")
 NUMBER_FORMS = [
     re.compile(r"code\s*=\s*(-?\d+)\s*\(\s*(\w+)\s*\)", re.I),                 # helper_cuda.h: code=700(cudaErrorIllegalAddress)
     re.compile(r"\(error (\d+)\)"),                                            # compute-sanitizer: (error 719)

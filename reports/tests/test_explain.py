@@ -22,6 +22,7 @@ import explain  # noqa: E402
 from atlas_data import ROOT, default_results_paths  # noqa: E402
 from explain import CAUSE, Corpus  # noqa: E402
 from explain_status import recognise, wrappers  # noqa: E402
+import explain_status  # noqa: E402
 
 CORPUS = None
 
@@ -168,6 +169,19 @@ class Recognition(unittest.TestCase):
     def test_accelerator_error_is_pytorch(self):
         self.assertIn("PyTorch", wrappers("torch.AcceleratorError: CUDA error: invalid device ordinal"))
         self.assertIn("PyTorch", wrappers("AcceleratorError: CUDA error: invalid device ordinal"))
+
+
+class CallNames(unittest.TestCase):
+    def test_a_driver_call_named_in_words(self):
+        # numba: "Call to cuLinkComplete results in CUDA_ERROR_UNKNOWN" names the linker's call without parentheses
+        self.assertEqual(explain_status.calls("LinkerError: [999] Call to cuLinkComplete results in CUDA_ERROR_UNKNOWN"),
+                         ["cuLinkComplete"])
+
+    def test_the_function_a_recorded_member_call_names(self):
+        # driver entry points kept in a struct named after their functions
+        self.assertEqual(explain._called("cu.cuLinkComplete(link, &cubin, &size)"), "cuLinkComplete")
+        self.assertEqual(explain._called("g->fn.cuCtxEnablePeerAccess(ctx[1], 0)"), "cuCtxEnablePeerAccess")
+        self.assertEqual(explain._called("cublasSgemm(handle, CUBLAS_OP_N)"), "cublasSgemm")
 
 
 class Ranking(unittest.TestCase):
@@ -706,8 +720,8 @@ class RealWorldFloor(unittest.TestCase):
         # measured (127 rows, 73 covered): top-1 78.1%, top-3 89.0%, honest 100% (odd rows 85.7%/91.4%, even rows
         # answered with the odd rows' counts 65.8%/86.8%)
         self.assertGreaterEqual(figures["covered"], 60)
-        self.assertGreaterEqual(figures["top1"] / figures["covered"], 0.75, figures)
-        self.assertGreaterEqual(figures["top3"] / figures["covered"], 0.86, figures)
+        self.assertGreaterEqual(figures["top1"] / figures["covered"], 0.78, figures)
+        self.assertGreaterEqual(figures["top3"] / figures["covered"], 0.88, figures)
         self.assertGreaterEqual(figures["honest"] / max(1, figures["uncovered"]), 0.95, figures)
 
     def test_halves(self):
@@ -717,7 +731,7 @@ class RealWorldFloor(unittest.TestCase):
         odd = [row for row in rows if benchmark_explain.half(row["id"]) == "odd"]
         answered = {"odd": benchmark_explain.run(rows, corpus()),
                     "even": benchmark_explain.run([row for row in rows if row not in odd], corpus(), benchmark_explain.real_world(odd))}
-        for half, top1, top3 in (("odd", 0.80, 0.88), ("even", 0.62, 0.81)):
+        for half, top1, top3 in (("odd", 0.84, 0.90), ("even", 0.65, 0.85)):
             figures = benchmark_explain.figures([r for r in answered[half] if benchmark_explain.half(r["id"]) == half])["overall"]
             self.assertGreaterEqual(figures["top1"] / figures["covered"], top1, (half, figures))
             self.assertGreaterEqual(figures["top3"] / figures["covered"], top3, (half, figures))
