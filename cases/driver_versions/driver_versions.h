@@ -10,7 +10,7 @@
 #define DRIVER_VERSIONS_H
 
 #define _GNU_SOURCE
-#include "atlas.h"
+#include "atlas_driver.h"
 
 #include <cuda.h>
 #include <dlfcn.h>
@@ -101,17 +101,7 @@ static inline bool dv_open_driver(struct dv_driver *d)
 }
 
 /* A driver-API status under its own name (the driver's cuGetErrorName). */
-static inline bool dv_cu(const struct dv_driver *d, const char *step, const char *text, CUresult status)
-{
-    const char *name = NULL;
-    char unknown[32];
-    if (d->get_error_name(status, &name) != CUDA_SUCCESS || !name) {
-        snprintf(unknown, sizeof unknown, "<unknown:%d>", (int)status);
-        name = unknown;
-    }
-    return atlas_record_call(step, "cu", text, status, name, status == CUDA_SUCCESS);
-}
-#define DV_CU(d, step, call) dv_cu((d), (step), #call, (call))
+#define DV_CU(d, step, call) atlas_cu_status((step), #call, (call), (d)->get_error_name)
 
 /* NVML has no function that names a status and no header in the toolkit,
  * and the rules name CUDA and cuBLAS statuses only: an NVML call is recorded

@@ -37,7 +37,7 @@
  * Management, cuLinkComplete
  * (https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html).
  */
-#include "atlas.h"
+#include "atlas_driver.h"
 #include "tile_ptx.h"
 #include <cudaTypedefs.h>
 #include <stdio.h>
@@ -61,37 +61,21 @@ static struct {
     PFN_cuLaunchKernel_v4000 cuLaunchKernel;
 } cu;
 
-static bool entry(const char *symbol, void **fn)
-{
-    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    return cudaGetDriverEntryPointByVersion(symbol, fn, 12000, cudaEnableDefault, &found) == cudaSuccess
-           && found == cudaDriverEntryPointSuccess && *fn;
-}
-
 static bool open_driver_api(void)
 {
-    bool ok = entry("cuGetErrorName", (void **)&cu.cuGetErrorName) && entry("cuLinkCreate", (void **)&cu.cuLinkCreate)
-              && entry("cuLinkAddData", (void **)&cu.cuLinkAddData)
-              && entry("cuLinkComplete", (void **)&cu.cuLinkComplete)
-              && entry("cuLinkDestroy", (void **)&cu.cuLinkDestroy)
-              && entry("cuModuleLoadData", (void **)&cu.cuModuleLoadData)
-              && entry("cuModuleGetFunction", (void **)&cu.cuModuleGetFunction)
-              && entry("cuModuleUnload", (void **)&cu.cuModuleUnload)
-              && entry("cuLaunchKernel", (void **)&cu.cuLaunchKernel);
+    bool ok = atlas_driver_entry("cuGetErrorName", (void **)&cu.cuGetErrorName)
+              && atlas_driver_entry("cuLinkCreate", (void **)&cu.cuLinkCreate)
+              && atlas_driver_entry("cuLinkAddData", (void **)&cu.cuLinkAddData)
+              && atlas_driver_entry("cuLinkComplete", (void **)&cu.cuLinkComplete)
+              && atlas_driver_entry("cuLinkDestroy", (void **)&cu.cuLinkDestroy)
+              && atlas_driver_entry("cuModuleLoadData", (void **)&cu.cuModuleLoadData)
+              && atlas_driver_entry("cuModuleGetFunction", (void **)&cu.cuModuleGetFunction)
+              && atlas_driver_entry("cuModuleUnload", (void **)&cu.cuModuleUnload)
+              && atlas_driver_entry("cuLaunchKernel", (void **)&cu.cuLaunchKernel);
     return atlas_check("driver_entry_points", ok, "cudaGetDriverEntryPointByVersion(cuLink*, cuModule*, cuLaunchKernel)");
 }
 
-static bool record_cu(const char *step, const char *text, CUresult status)
-{
-    const char *name = NULL;
-    char unknown[32];
-    if (cu.cuGetErrorName(status, &name) != CUDA_SUCCESS || !name) {
-        snprintf(unknown, sizeof unknown, "<unknown:%d>", (int)status);
-        name = unknown;
-    }
-    return atlas_record_call(step, "cu", text, status, name, status == CUDA_SUCCESS);
-}
-#define CU(step, call) record_cu((step), #call, (call))
+#define CU(step, call) atlas_cu_status((step), #call, (call), cu.cuGetErrorName)
 
 /* The linker's log as numba shows it: after the status, on stderr. */
 static void say_log(const char *which, const char *log)

@@ -53,6 +53,7 @@
  * not a valid context, or if the current context is peerContext" (cuda.h,
  * CUDA 13.0); verl-project/verl#1874 (the sentence under PyTorch).
  */
+#include "atlas_driver.h"
 #include "two_devices.h"
 #include <cudaTypedefs.h>
 #include <stdio.h>
@@ -72,39 +73,22 @@ static struct {
     PFN_cuCtxDisablePeerAccess_v4000 cuCtxDisablePeerAccess;
 } cu;
 
-static bool entry(const char *symbol, void **fn, int version)
-{
-    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    return cudaGetDriverEntryPointByVersion(symbol, fn, version, cudaEnableDefault, &found) == cudaSuccess
-           && found == cudaDriverEntryPointSuccess && *fn;
-}
-
 static bool open_driver_api(void)
 {
-    bool ok = entry("cuGetErrorName", (void **)&cu.cuGetErrorName, 12000)
-              && entry("cuDeviceGet", (void **)&cu.cuDeviceGet, 12000)
-              && entry("cuDeviceCanAccessPeer", (void **)&cu.cuDeviceCanAccessPeer, 12000)
-              && entry("cuDevicePrimaryCtxRetain", (void **)&cu.cuDevicePrimaryCtxRetain, 12000)
-              && entry("cuDevicePrimaryCtxRelease", (void **)&cu.cuDevicePrimaryCtxRelease, 12000)
-              && entry("cuCtxPushCurrent", (void **)&cu.cuCtxPushCurrent, 12000)
-              && entry("cuCtxPopCurrent", (void **)&cu.cuCtxPopCurrent, 12000)
-              && entry("cuCtxEnablePeerAccess", (void **)&cu.cuCtxEnablePeerAccess, 12000)
-              && entry("cuCtxDisablePeerAccess", (void **)&cu.cuCtxDisablePeerAccess, 12000);
+    bool ok = atlas_driver_entry("cuGetErrorName", (void **)&cu.cuGetErrorName)
+              && atlas_driver_entry("cuDeviceGet", (void **)&cu.cuDeviceGet)
+              && atlas_driver_entry("cuDeviceCanAccessPeer", (void **)&cu.cuDeviceCanAccessPeer)
+              && atlas_driver_entry("cuDevicePrimaryCtxRetain", (void **)&cu.cuDevicePrimaryCtxRetain)
+              && atlas_driver_entry("cuDevicePrimaryCtxRelease", (void **)&cu.cuDevicePrimaryCtxRelease)
+              && atlas_driver_entry("cuCtxPushCurrent", (void **)&cu.cuCtxPushCurrent)
+              && atlas_driver_entry("cuCtxPopCurrent", (void **)&cu.cuCtxPopCurrent)
+              && atlas_driver_entry("cuCtxEnablePeerAccess", (void **)&cu.cuCtxEnablePeerAccess)
+              && atlas_driver_entry("cuCtxDisablePeerAccess", (void **)&cu.cuCtxDisablePeerAccess);
     return atlas_check("driver_entry_points", ok,
                        "cudaGetDriverEntryPointByVersion(cuDevice*, cuDevicePrimaryCtx*, cuCtx*PeerAccess, ...)");
 }
 
-static bool record_cu(const char *step, const char *text, CUresult status)
-{
-    const char *name = NULL;
-    char unknown[32];
-    if (cu.cuGetErrorName(status, &name) != CUDA_SUCCESS || !name) {
-        snprintf(unknown, sizeof unknown, "<unknown:%d>", (int)status);
-        name = unknown;
-    }
-    return atlas_record_call(step, "cu", text, status, name, status == CUDA_SUCCESS);
-}
-#define CU(step, call) record_cu((step), #call, (call))
+#define CU(step, call) atlas_cu_status((step), #call, (call), cu.cuGetErrorName)
 
 /* cuDeviceCanAccessPeer(dev, peer) as a quantity named `name` (1 or 0). */
 static void note_can_access(const char *step, const char *name, CUdevice dev, CUdevice peer)
