@@ -71,14 +71,15 @@ declare -A wheel=(
 first_dir() { for d in "$@"; do [ -d "$d" ] && { echo "$d"; return; }; done; die "none of $* is in the wheel"; }
 die() { echo "toolkit.sh: $*" >&2; exit 2; }
 
-# Refuse a file whose sha256 is not the listed one.
-check() {
-  local file=$1 name got want
-  name=$(basename "$file")
+# Refuse a file whose sha256 is not the listed one: listed under its own name,
+# or under NAME ("cublas-13.0.0.19/libcublasLt.so.13" for a file whose name
+# several builds share).
+check() {  # file [name]
+  local file=$1 name=${2:-$(basename "$1")} got want
   got=$(sha256sum "$file" | cut -d' ' -f1)
   want=$(awk -v n="$name" '$2 == n { print $1 }' "$sums")
   [ -n "$want" ] || die "$name: no sha256 in $sums (it is $got: check the file, then add the line)"
-  [ "$got" = "$want" ] || die "$name: sha256 $got, expected $want ($sums)"
+  [ "$got" = "$want" ] || die "$name ($file): sha256 $got, expected $want ($sums)"
   echo "checked $name"
 }
 
@@ -359,19 +360,11 @@ sweep() {  # tarball out seconds
 # cuBLAS 13 builds share most of their 500 MB, so a build the GPU machine lacks
 # travels as ~130 MB against the one it has. Every file is checked against
 # toolkit.sha256 ("cublas-X.Y.Z.W/<file>" lines) before and after.
-check_as() {  # file name
-  local got want
-  got=$(sha256sum "$1" | cut -d' ' -f1)
-  want=$(awk -v n="$2" '$2 == n { print $1 }' "$sums")
-  [ -n "$want" ] || die "$2: no sha256 in $sums (it is $got)"
-  [ "$got" = "$want" ] || die "$2 ($1): sha256 $got, expected $want ($sums)"
-  echo "checked $2"
-}
 delta() {  # key base out
   local key=$1 base=$2 out=$3/$1 f
   mkdir -p "$out"
   for f in libcublas.so.13 libcublasLt.so.13; do
-    check_as "/opt/$key/lib/$f" "$key/$f"; check_as "/opt/$base/lib/$f" "$base/$f"
+    check "/opt/$key/lib/$f" "$key/$f"; check "/opt/$base/lib/$f" "$base/$f"
     zstd -q -f -"${ATLAS_DELTA_LEVEL:-12}" --long=31 -T0 --patch-from="/opt/$base/lib/$f" "/opt/$key/lib/$f" -o "$out/$f.zst"
   done
   echo "$base" > "$out/base.txt"
@@ -385,12 +378,12 @@ undelta() {  # dir-with-the-delta base-lib-dir...: /opt/<key>/lib
     from=""
     for d in "$@"; do
       for candidate in "$d/$f" "$d/$f".*; do
-        [ -f "$candidate" ] && (check_as "$candidate" "$base/$f" > /dev/null 2>&1) && { from=$candidate; break 2; }
+        [ -f "$candidate" ] && (check "$candidate" "$base/$f" > /dev/null 2>&1) && { from=$candidate; break 2; }
       done
     done
     [ -n "$from" ] || die "$base/$f: no file with its sha256 in $* (the delta needs that very build)"
     zstd -q -d -f --long=31 --patch-from="$from" "$dir/$f.zst" -o "/opt/$key/lib/$f"
-    check_as "/opt/$key/lib/$f" "$key/$f"
+    check "/opt/$key/lib/$f" "$key/$f"
   done
   ls "/opt/$key/lib"
 }
