@@ -227,6 +227,12 @@ class Corpus:
             step = self.source_step(rule["case"], rule["step"])
             position = order.index(step) if step in order else len(order)
             earliest[rule["case"]] = min(earliest.get(rule["case"], position), position)
+        # a status the fixed variant is expected to return too, under the same conditions, is not the mistake's
+        # (as for runs: the fix moves where it is reported, it does not remove it)
+        fixed_expected = collections.defaultdict(set)
+        for rule in self.rules:
+            if rule["variant"] == "fixed":
+                fixed_expected[(rule["case"], tuple(rule["conditions"]))].update(rule["expected"].split("|"))
         for rule in self.rules:
             case, variant, step, expected = rule["case"], rule["variant"], rule["step"], rule["expected"]
             if case == "*" or variant == "fixed":
@@ -243,7 +249,8 @@ class Corpus:
                 first = "driver=none" not in rule["conditions"] and \
                     (order.index(named) if named in order else len(order)) == earliest.get(case)
                 self.observations[case].append(Observation(
-                    status, step, functions[0], variant, "rule", variant == "broken", first, environment,
+                    status, step, functions[0], variant, "rule",
+                    variant == "broken" and status not in fixed_expected[(case, tuple(rule["conditions"]))], first, environment,
                     "%s:%d%s%s" % (rule["file"], rule["line"], " (when %s)" % " ".join(rule["conditions"]) if rule["conditions"] else "",
                                    ", observed on %s" % source.label if source else ""),
                     tuple(rule["conditions"])))
@@ -888,8 +895,9 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
     mine = {n for names in error_names for n in names}
     # what PyTorch says for each case (its mirror's exception, the PyTorch messages its lesson quotes): where the
     # text is PyTorch's, a case for which PyTorch refuses with its own message is the less likely
-    # (a bare status line, with no wrapper and no call of its own, may be PyTorch's too)
-    from_pytorch = "PyTorch" in answer.wrappers or set(answer.wrappers) <= {"check macro"} and not answer.calls
+    # (only where the text shows PyTorch printed it: a bare status line is what cudaGetErrorString gives every
+    # program, and that PyTorch raised the status for a mistake says nothing of a line nobody says is PyTorch's)
+    from_pytorch = "PyTorch" in answer.wrappers
     torch_said, torch_agrees = {}, set()
     for case, messages in corpus.messages.items():
         for message, places, kind in messages:

@@ -330,6 +330,27 @@ class Ranking(unittest.TestCase):
                     self.assertLessEqual(c.aftermath, d.aftermath)
         self.assertIn("aftermath of an earlier fault", explain.format_text(answer, corpus(), every=True))
 
+    def test_a_fix_that_only_moves_the_status_is_not_its_cause(self):
+        # the fixed variant of stale_error_blamed_on_next_launch returns the same status at another step (its runs
+        # and its rules say so alike): its mistake decides where the error is reported, not that it happens, and
+        # the four mistakes that cause it lead
+        answer = self.answer("cudaErrorInvalidConfiguration")
+        order = [c.case for c in answer.candidates]
+        causes = ("grid_y_over_65535", "block_over_1024_threads", "empty_grid", "block_z_over_64")
+        self.assertGreater(order.index("stale_error_blamed_on_next_launch"), max(order.index(c) for c in causes), order)
+        self.assertNotIn("stale_error_blamed_on_next_launch", answer.ties)
+        self.assertTrue(set(causes) <= set(answer.ties), answer.ties)
+
+    def test_what_pytorch_raised_is_weighed_only_for_a_pytorch_text(self):
+        # the bare text of a status is what every program prints; with PyTorch's prefix, the cases for which PyTorch
+        # raised this very message are the likelier
+        bare = self.answer("operation not permitted when stream is capturing")
+        torch_line = self.answer("RuntimeError: CUDA error: operation not permitted when stream is capturing")
+        self.assertFalse([c.case for c in bare.candidates if c.parts.get("message")])
+        self.assertTrue([c.case for c in torch_line.candidates if c.parts.get("message")])
+        self.assertIn("malloc_during_capture", bare.ties)
+        self.assertNotIn("malloc_during_capture", torch_line.ties)
+
     def test_a_status_no_environment_returns_found_through_the_lessons(self):
         answer = self.answer("RuntimeError: CUDA error: invalid configuration argument", cudart="13.0")
         self.assertIn("block_over_1024_threads", [c.case for c in answer.candidates[:5]])
@@ -717,11 +738,11 @@ class RealWorldFloor(unittest.TestCase):
         # every row answered with the real-world counts of the other rows (leave one out)
         results = benchmark_explain.run(benchmark_explain.read_rows(benchmark_explain.ROWS), corpus())
         figures = benchmark_explain.figures(results)["overall"]
-        # measured (127 rows, 73 covered): top-1 78.1%, top-3 89.0%, honest 100% (odd rows 85.7%/91.4%, even rows
-        # answered with the odd rows' counts 65.8%/86.8%)
+        # measured (127 rows, 82 covered): top-1 81.7%, top-3 95.1%, honest 100% (odd rows 87.8%/97.6%, even rows
+        # answered with the odd rows' counts 70.7%/92.7%)
         self.assertGreaterEqual(figures["covered"], 60)
-        self.assertGreaterEqual(figures["top1"] / figures["covered"], 0.78, figures)
-        self.assertGreaterEqual(figures["top3"] / figures["covered"], 0.88, figures)
+        self.assertGreaterEqual(figures["top1"] / figures["covered"], 0.80, figures)
+        self.assertGreaterEqual(figures["top3"] / figures["covered"], 0.93, figures)
         self.assertGreaterEqual(figures["honest"] / max(1, figures["uncovered"]), 0.95, figures)
 
     def test_halves(self):
@@ -731,7 +752,7 @@ class RealWorldFloor(unittest.TestCase):
         odd = [row for row in rows if benchmark_explain.half(row["id"]) == "odd"]
         answered = {"odd": benchmark_explain.run(rows, corpus()),
                     "even": benchmark_explain.run([row for row in rows if row not in odd], corpus(), benchmark_explain.real_world(odd))}
-        for half, top1, top3 in (("odd", 0.84, 0.90), ("even", 0.65, 0.85)):
+        for half, top1, top3 in (("odd", 0.85, 0.95), ("even", 0.68, 0.90)):
             figures = benchmark_explain.figures([r for r in answered[half] if benchmark_explain.half(r["id"]) == half])["overall"]
             self.assertGreaterEqual(figures["top1"] / figures["covered"], top1, (half, figures))
             self.assertGreaterEqual(figures["top3"] / figures["covered"], top3, (half, figures))
