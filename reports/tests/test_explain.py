@@ -341,6 +341,15 @@ class Ranking(unittest.TestCase):
         self.assertNotIn("stale_error_blamed_on_next_launch", answer.ties)
         self.assertTrue(set(causes) <= set(answer.ties), answer.ties)
 
+    def test_a_status_every_case_returns_without_a_driver_singles_none_out(self):
+        # two cases return it on a GPU (an old driver, another release's libcuda), but a machine without a driver
+        # returns it for every case (expected/environment.rules): possible causes, never the cause
+        self.assertIn("cudaErrorInsufficientDriver", corpus().environment_statuses)
+        answer = self.answer("CUDA driver version is insufficient for CUDA runtime version")
+        self.assertEqual(answer.kind, "possible")
+        self.assertFalse(answer.causes())
+        self.assertIn("driver_too_old_for_the_runtime", [c.case for c in answer.candidates[:2]])
+
     def test_what_pytorch_raised_is_weighed_only_for_a_pytorch_text(self):
         # the bare text of a status is what every program prints; with PyTorch's prefix, the cases for which PyTorch
         # raised this very message are the likelier
