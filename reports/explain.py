@@ -56,7 +56,7 @@ error errors failed failure fail line file call calls called calling returned re
 cuda cudart gpu gpus nvidia program process see case cases variant broken fixed step pytorch torch user users
 mistake sees what why fix references lesson atlas here same new get got true false none null value code bytes
 info warning warn who how why let set run off put end did does done now yet too own way day big old try
-during within because since upon""".split())
+during within because since upon text""".split())
 CAUSE, POSSIBLE, RELATED = "cause", "possible", "related"
 # words that say the failing call was a kernel launch (weighed as that kind of call, not again as words)
 LAUNCH_WORDS = r"\bkernel launch|\blaunch(?:ing)? (?:the |a )?kernel|launch failed"

@@ -747,8 +747,8 @@ class RealWorldFloor(unittest.TestCase):
         # every row answered with the real-world counts of the other rows (leave one out)
         results = benchmark_explain.run(benchmark_explain.read_rows(benchmark_explain.ROWS), corpus())
         figures = benchmark_explain.figures(results)["overall"]
-        # measured (127 rows, 82 covered): top-1 81.7%, top-3 95.1%, honest 100% (odd rows 87.8%/97.6%, even rows
-        # answered with the odd rows' counts 70.7%/92.7%)
+        # measured (163 rows, 103 covered): top-1 80.6%, top-3 94.2%, honest 96.7% (odd rows 83.3%/94.4%, even rows
+        # answered with the odd rows' counts 73.5%/93.9%, the 36 rows collected blind 82.4%/94.1%, honest 89.5%)
         self.assertGreaterEqual(figures["covered"], 60)
         self.assertGreaterEqual(figures["top1"] / figures["covered"], 0.80, figures)
         self.assertGreaterEqual(figures["top3"] / figures["covered"], 0.93, figures)
@@ -761,14 +761,25 @@ class RealWorldFloor(unittest.TestCase):
         odd = [row for row in rows if benchmark_explain.half(row["id"]) == "odd"]
         answered = {"odd": benchmark_explain.run(rows, corpus()),
                     "even": benchmark_explain.run([row for row in rows if row not in odd], corpus(), benchmark_explain.real_world(odd))}
-        for half, top1, top3 in (("odd", 0.85, 0.95), ("even", 0.68, 0.90)):
-            figures = benchmark_explain.figures([r for r in answered[half] if benchmark_explain.half(r["id"]) == half])["overall"]
+        answered["blind"] = [r for r in answered["odd"] if benchmark_explain.blind(r["id"])]
+        for half, top1, top3, honest in (("odd", 0.82, 0.93, 0.95), ("even", 0.70, 0.92, 0.92), ("blind", 0.75, 0.90, 0.85)):
+            figures = benchmark_explain.figures([r for r in answered[half] if half == "blind" or benchmark_explain.half(r["id"]) == half])["overall"]
             self.assertGreaterEqual(figures["top1"] / figures["covered"], top1, (half, figures))
             self.assertGreaterEqual(figures["top3"] / figures["covered"], top3, (half, figures))
-            self.assertGreaterEqual(figures["honest"] / max(1, figures["uncovered"]), 0.95, (half, figures))
+            self.assertGreaterEqual(figures["honest"] / max(1, figures["uncovered"]), honest, (half, figures))
 
     def test_half(self):
         self.assertEqual([benchmark_explain.half(i) for i in ("rw001", "rw002", "rw127")], ["odd", "even", "odd"])
+        self.assertEqual([benchmark_explain.blind(i) for i in ("rw127", "rw128", "rw163")], [False, True, True])
+
+    def test_how_often_the_cause_was_right(self):
+        rows = [{"id": "rw900", "wrapper": "c-cuda", "text": "cudaErrorPeerAccessAlreadyEnabled", "expected": ["peer_access_enabled_twice"]},
+                {"id": "rw901", "wrapper": "c-cuda", "text": "cudaErrorPeerAccessAlreadyEnabled", "expected": []},
+                {"id": "rw902", "wrapper": "c-cuda", "text": "700", "expected": []}]
+        results = benchmark_explain.run(rows, corpus(), benchmark_explain.real_world([]))
+        self.assertEqual([r["claim_right"] for r in results], [True, False, None])
+        figures = benchmark_explain.figures(results)["overall"]
+        self.assertEqual((figures["claims"], figures["claims_right"]), (2, 1))
 
 
 if __name__ == "__main__":
