@@ -81,10 +81,12 @@ static inline const char *atlas_cufft_name(cufftResult s)
         ATLAS_NAME_CASE(CUFFT_NO_WORKSPACE)
         ATLAS_NAME_CASE(CUFFT_NOT_IMPLEMENTED)
         ATLAS_NAME_CASE(CUFFT_NOT_SUPPORTED)
+#if CUFFT_VER_MAJOR >= 12 /* cuFFT 12 (CUDA 13) added these; 11.x has none of them */
         ATLAS_NAME_CASE(CUFFT_MISSING_DEPENDENCY)
         ATLAS_NAME_CASE(CUFFT_NVRTC_FAILURE)
         ATLAS_NAME_CASE(CUFFT_NVJITLINK_FAILURE)
         ATLAS_NAME_CASE(CUFFT_NVSHMEM_FAILURE)
+#endif
     default:
         return NULL;
     }

@@ -63,6 +63,9 @@ class Results:
         self.coverage = data.get("coverage")  # absent in older files: complete
         self.partial = (self.coverage is not None and self.coverage.get("complete") is False) \
             or path.endswith(".partial.json")
+        # a filtered run (ctest -R): laid over its column; a column whose run left some variants out (a runtime
+        # column runs only what needs no other library) is partial too, but a filtered run may still lie over it
+        self.filtered = path.endswith(".partial.json")
         stem = os.path.basename(path)
         stem = stem[:-len(".partial.json")] if stem.endswith(".partial.json") else os.path.splitext(stem)[0]
         base = self.environment.get("id") or stem
@@ -437,12 +440,12 @@ def load_results(paths, here=()):
             continue
         first[results.id] = results
         unique.append(results)
-    for partial in partials:
+    for partial in sorted(partials, key=lambda r: r.filtered):      # the columns first, the filtered runs over them
         base = first.get(partial.id)
         if base is None:
             first[partial.id] = partial
             unique.append(partial)
-        elif base.partial or base.overlay_from is not None:
+        elif base.filtered or not partial.filtered or base.overlay_from is not None:
             problems.append(Problem(partial.path, "superseded by %s (a partial run of the same environment)"
                                     % (base.overlay_from or base).path, "superseded"))
         elif base.collected and partial.collected and partial.collected < base.collected:

@@ -14,8 +14,13 @@
  * runtime refuses before the kernel module is even asked — and so does the
  * harness's probe afterwards; NVML 535's nvmlInit_v2 returns
  * NVML_ERROR_LIB_RM_VERSION_MISMATCH (18), recorded as the check nvml_init.
- * With the system's files every call succeeds. The notes name the files
- * that answered.
+ * A CUDA 12 runtime (12.4 recorded; 11.8 and 12.0 to 12.9 printed the same)
+ * does ask the module: cudaGetDeviceCount and the probe return
+ * cudaErrorSystemDriverMismatch (803, "system has unsupported display driver
+ * / cuda driver combination") — the mismatch itself, the "Error 803" of
+ * Jonah-May-OSS/wyoming-whisper-trt#372 after a driver update without a
+ * reboot. With the system's files every call succeeds. The notes name the
+ * files that answered.
  *
  * What a PyTorch user sees (recorded on the H200 with the same library path,
  * reports/results/dev/versions_h200_extra.txt): "RuntimeError: The NVIDIA

@@ -576,6 +576,25 @@ class ColumnsAndRuns(Fixtures):
         self.assertEqual(results[0].overlay, {})
         self.assertIn("a partial run older than the complete run", problems[0][1])
 
+    def test_a_filtered_run_lies_over_a_column_that_left_variants_out(self):
+        # a runtime column runs only what needs no other library (its coverage is incomplete); a filtered run of the
+        # same environment, newer, is laid over it all the same — and a second such column still gives way
+        column = dict(self.copy(id="x_default"), collected="2026-11-23T10:00:00Z")
+        column["coverage"] = {"registered": 166, "ran": 160, "complete": False, "not_run": ["blas_args/other/fixed"]}
+        partial = dict(self.copy(id="x_default"), collected="2026-11-23T12:00:00Z")
+        partial["coverage"] = {"registered": 166, "ran": 1, "complete": False, "not_run": []}
+        partial["runs"] = [copy.deepcopy(partial["runs"][self.run_index(partial, "lda_smaller_than_rows", "broken")])]
+        partial["runs"][0]["first_error"]["name"] = "CUBLAS_STATUS_NOT_SUPPORTED"
+        paths = [self.write("x_default.partial.json", partial), self.write("x_default.json", column)]
+        results, problems = load_results(paths)
+        self.assertEqual(problems, [])
+        self.assertEqual(len(results), 1)
+        self.assertEqual(results[0].overlay_from.path, paths[0])
+        again = self.write("other/x_default.json", column)
+        results, problems = load_results(paths + [again])
+        self.assertEqual(len(results), 1)
+        self.assertEqual([p[0] for p in problems], [again])
+
     def test_two_gpus_are_labelled_and_compared_with_one(self):
         one = self.copy(gpu="NVIDIA H200", id="nvidia-h200_default")
         two = self.copy(gpu="NVIDIA H200", devices="2", id="2x-nvidia-h200_default")
