@@ -58,6 +58,9 @@ mistake sees what why fix references lesson atlas here same new get got true fal
 info warning warn who how why let set run off put end did does done now yet too own way day big old try
 during within because since upon text""".split())
 CAUSE, POSSIBLE, RELATED = "cause", "possible", "related"
+# statuses that say only that some argument of the call was wrong: a case returning one is an example of it, and the
+# cause only at the call the text names
+ARGUMENT_STATUS = re.compile(r"(?:INVALID_VALUE|BAD_PARAM|InvalidValue)\b")
 # words that say the failing call was a kernel launch (weighed as that kind of call, not again as words)
 LAUNCH_WORDS = r"\bkernel launch|\blaunch(?:ing)? (?:the |a )?kernel|launch failed"
 # signs in a message that more than one GPU is involved
@@ -1099,6 +1102,9 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
     narrowed = [c for c in returning if c.call_matched or c.name_context]
     if any(set(names) & corpus.environment_statuses for names in error_names):
         chosen = []          # a machine without a driver returns it for every case: no mistake is singled out
+    elif errors and all(ARGUMENT_STATUS.search(n) for names in error_names for n in names) \
+            and not any(c.call_matched for c in returning):
+        chosen = []          # "an argument was wrong", of a call the text does not name: any parameter of any call
     elif 0 < len(returning) <= 2:
         chosen = returning
     elif 0 < len(narrowed) <= 2:
