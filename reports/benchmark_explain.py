@@ -137,15 +137,20 @@ def figures(results):
 BLIND_FROM = 128
 
 
-def blind(row_id):
+def _number(row_id):
     digits = "".join(ch for ch in row_id if ch.isdigit())
-    return bool(digits) and int(digits) >= BLIND_FROM
+    return int(digits) if digits else None
+
+
+def blind(row_id):
+    number = _number(row_id)
+    return number is not None and number >= BLIND_FROM
 
 
 def half(row_id):
     """'odd' or 'even' by the number of the row's id (rw001 is odd)."""
-    digits = "".join(ch for ch in row_id if ch.isdigit())
-    return "odd" if digits and int(digits) % 2 else "even"
+    number = _number(row_id)
+    return "odd" if number and number % 2 else "even"
 
 
 def percent(a, b):

@@ -60,10 +60,7 @@ static void driver_of_cuda_12(void)
 {
     if (CUDART_VERSION / 1000 <= 12)
         atlas_skip("driver 535 (CUDA 12.2) is of an older major release only for a CUDA 13 build");
-    const char *folder = dv_folder_with("ATLAS_DRIVER_535", "/opt/driver-535/lib", "libcuda.so.1");
-    if (!folder)
-        atlas_skip("needs driver 535's libcuda: harness/toolkit.sh fetch driver-535");
-    dv_relaunch_with_library_path(folder, "broken");
+    dv_relaunch_with_driver_535();
     start_cuda();
 }
 

@@ -55,6 +55,16 @@ static inline void dv_relaunch_with_library_path(const char *folder, const char 
     exit(1);
 }
 
+/* The broken variant again with driver 535's user-space files (libcuda,
+ * NVML) first on the library path, or a skip that says how to fetch them. */
+static inline void dv_relaunch_with_driver_535(void)
+{
+    const char *folder = dv_folder_with("ATLAS_DRIVER_535", "/opt/driver-535/lib", "libcuda.so.1");
+    if (!folder)
+        atlas_skip("needs driver 535's libcuda: harness/toolkit.sh fetch driver-535");
+    dv_relaunch_with_library_path(folder, "broken");
+}
+
 /* Note the file of every loaded library whose name starts with `prefix`
  * (libcuda, libcublasLt, ...): the files that really answered. */
 static inline int dv_note_one(struct dl_phdr_info *info, size_t size, void *prefix)

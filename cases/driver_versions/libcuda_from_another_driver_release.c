@@ -78,10 +78,7 @@ static void system_driver(void) { ask_driver_and_nvml(); }
 
 static void driver_535_first(void)
 {
-    const char *folder = dv_folder_with("ATLAS_DRIVER_535", "/opt/driver-535/lib", "libcuda.so.1");
-    if (!folder)
-        atlas_skip("needs driver 535's libcuda: harness/toolkit.sh fetch driver-535");
-    dv_relaunch_with_library_path(folder, "broken");
+    dv_relaunch_with_driver_535();
     ask_driver_and_nvml();
 }
 
