@@ -8,6 +8,11 @@
  *   atlas_driver_entry(symbol, &fn)
  *                        a driver function through the runtime's entry points
  *                        (cudaGetDriverEntryPointByVersion, CUDA 12.5 and later)
+ *   atlas_driver_open(symbols)
+ *                        libcuda itself, opened with dlopen as PyCUDA, CuPy and
+ *                        the runtime do, and each function of a table taken by
+ *                        its symbol; records the checks open_driver and
+ *                        driver_symbols
  */
 #ifndef ATLAS_DRIVER_H
 #define ATLAS_DRIVER_H
@@ -15,6 +20,7 @@
 #include "atlas.h"
 
 #include <cuda.h>
+#include <dlfcn.h>
 #include <stdio.h>
 
 static inline bool atlas_cu_status(const char *step, const char *text, CUresult status,
@@ -37,5 +43,26 @@ static inline bool atlas_driver_entry(const char *symbol, void **fn)
            && found == cudaDriverEntryPointSuccess && *fn;
 }
 #endif
+
+/* One driver function to take from libcuda: where to put it, and its symbol
+ * as the library exports it (cuda.h renames some calls: cuMemGetInfo is the
+ * symbol cuMemGetInfo_v2). A table ends with {NULL, NULL}. */
+struct atlas_driver_symbol {
+    void **fn;
+    const char *symbol;
+};
+
+static inline bool atlas_driver_open(const struct atlas_driver_symbol *symbols)
+{
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!atlas_check("open_driver", lib != NULL, "dlopen(libcuda.so.1): %s", lib ? "loaded" : dlerror()))
+        return false;
+    const char *missing = NULL;
+    for (const struct atlas_driver_symbol *s = symbols; s->fn; s++)
+        if (!(*s->fn = dlsym(lib, s->symbol)) && !missing)
+            missing = s->symbol;
+    return atlas_check("driver_symbols", missing == NULL, "dlsym of every driver function used: %s",
+                       missing ? missing : "all found");
+}
 
 #endif

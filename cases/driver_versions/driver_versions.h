@@ -97,17 +97,14 @@ struct dv_driver {
 
 static inline bool dv_open_driver(struct dv_driver *d)
 {
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!atlas_check("open_driver", lib != NULL, "dlopen(libcuda.so.1): %s", lib ? "loaded" : dlerror()))
-        return false;
-    *(void **)&d->get_error_name = dlsym(lib, "cuGetErrorName");
-    *(void **)&d->module_load_data = dlsym(lib, "cuModuleLoadData");
-    *(void **)&d->module_get_function = dlsym(lib, "cuModuleGetFunction");
-    *(void **)&d->launch_kernel = dlsym(lib, "cuLaunchKernel");
-    *(void **)&d->module_unload = dlsym(lib, "cuModuleUnload");
-    return atlas_check("driver_symbols", d->get_error_name && d->module_load_data && d->module_get_function
-                                             && d->launch_kernel && d->module_unload,
-                       "cuGetErrorName, cuModuleLoadData, cuModuleGetFunction, cuLaunchKernel, cuModuleUnload");
+    const struct atlas_driver_symbol symbols[] = {
+        {(void **)&d->get_error_name, "cuGetErrorName"},
+        {(void **)&d->module_load_data, "cuModuleLoadData"},
+        {(void **)&d->module_get_function, "cuModuleGetFunction"},
+        {(void **)&d->launch_kernel, "cuLaunchKernel"},
+        {(void **)&d->module_unload, "cuModuleUnload"},
+        {NULL, NULL}};
+    return atlas_driver_open(symbols);
 }
 
 /* A driver-API status under its own name (the driver's cuGetErrorName). */
