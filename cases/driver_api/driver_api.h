@@ -1,0 +1,70 @@
+/* driver_api.h — what the cases of this family share: the CUDA driver API as
+ * PyCUDA, CuPy, Triton's launcher and Rust's cudarc call it (libcuda opened
+ * at run time, each function by its symbol), and one small kernel as PTX.
+ *
+ *   struct driver_api cu; driver_api_open(&cu)
+ *                    libcuda's functions as cu.cuInit, cu.cuMemGetInfo, ...;
+ *                    records open_driver and driver_symbols
+ *   CU(step, call)   record a driver call's CUresult under its own name
+ *   WRITE_ANSWER_PTX a kernel that stores 42 through its one pointer, with
+ *                    its entry's name left to fill in (%s)
+ */
+#ifndef DRIVER_API_H
+#define DRIVER_API_H
+
+#include "atlas_driver.h"
+
+/* Fields named as the functions are called; cuda.h #defines the renamed ones
+ * (cuMemGetInfo is cuMemGetInfo_v2), so the field and its symbol agree. */
+struct driver_api {
+    CUresult (*cuGetErrorName)(CUresult, const char **);
+    CUresult (*cuInit)(unsigned);
+    CUresult (*cuDeviceGet)(CUdevice *, int);
+    CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+    CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
+    CUresult (*cuCtxSetCurrent)(CUcontext);
+    CUresult (*cuCtxGetCurrent)(CUcontext *);
+    CUresult (*cuMemGetInfo)(size_t *, size_t *);
+    CUresult (*cuMemGetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr);
+    CUresult (*cuModuleLoadData)(CUmodule *, const void *);
+    CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+    CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                               CUstream, void **, void **);
+    CUresult (*cuModuleUnload)(CUmodule);
+};
+
+static inline bool driver_api_open(struct driver_api *cu)
+{
+    const struct atlas_driver_symbol symbols[] = {
+        {(void **)&cu->cuGetErrorName, "cuGetErrorName"},
+        {(void **)&cu->cuInit, "cuInit"},
+        {(void **)&cu->cuDeviceGet, "cuDeviceGet"},
+        {(void **)&cu->cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"},
+        {(void **)&cu->cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"},
+        {(void **)&cu->cuCtxSetCurrent, "cuCtxSetCurrent"},
+        {(void **)&cu->cuCtxGetCurrent, "cuCtxGetCurrent"},
+        {(void **)&cu->cuMemGetInfo, "cuMemGetInfo_v2"},
+        {(void **)&cu->cuMemGetAddressRange, "cuMemGetAddressRange_v2"},
+        {(void **)&cu->cuModuleLoadData, "cuModuleLoadData"},
+        {(void **)&cu->cuModuleGetFunction, "cuModuleGetFunction"},
+        {(void **)&cu->cuLaunchKernel, "cuLaunchKernel"},
+        {(void **)&cu->cuModuleUnload, "cuModuleUnload"},
+        {NULL, NULL}};
+    return atlas_driver_open(symbols);
+}
+
+#define CU(step, call) atlas_cu_status((step), #call, (call), cu.cuGetErrorName)
+
+/* What nvcc 13.0 -ptx -arch=compute_75 writes for
+ *   __global__ void write_answer(int *out) { *out = 42; }
+ * (ISA lowered to 7.0, which every driver since CUDA 11.0 compiles). Without
+ * extern "C" the entry is the C++ name, _Z12write_answerPi; with it,
+ * write_answer. */
+#define WRITE_ANSWER_PTX                                                                            \
+    ".version 7.0\n.target sm_75\n.address_size 64\n"                                               \
+    ".visible .entry %s(.param .u64 out)\n{\n"                                                      \
+    "  .reg .b32 %%r<2>;\n  .reg .b64 %%rd<3>;\n"                                                   \
+    "  ld.param.u64 %%rd1, [out];\n  cvta.to.global.u64 %%rd2, %%rd1;\n"                           \
+    "  mov.u32 %%r1, 42;\n  st.global.u32 [%%rd2], %%r1;\n  ret;\n}\n"
+
+#endif
