@@ -449,19 +449,27 @@ def load_results(paths, here=()):
             problems.append(Problem(partial.path, "superseded by %s (a partial run of the same environment)"
                                     % (base.overlay_from or base).path, "superseded"))
         elif base.collected and partial.collected and partial.collected < base.collected:
-            problems.append(Problem(partial.path, "a partial run older than the complete run %s (collected %s < %s); "
-                                    "not shown" % (base.path, partial.collected, base.collected)))
+            # the newer complete run supersedes what it ran; what it skipped or did not have (a case that needs
+            # files that run lacked) the older partial run still shows, rather than losing an observation
+            ran = {(r["case"], r["variant"]) for r in base.runs if r.get("verdict") != "skip"}
+            kept = [r for r in partial.runs if (r["case"], r["variant"]) not in ran]
+            if kept:
+                _lay_over(base, partial, kept)
+            problems.append(Problem(partial.path, "a partial run older than the complete run %s (collected %s < %s): "
+                                    "shown only for the %d of its %d runs that the complete run skipped or lacked"
+                                    % (base.path, partial.collected, base.collected, len(kept), len(partial.runs)),
+                                    "superseded" if kept else "file"))
         else:
             _lay_over(base, partial)
     return unique, problems
 
 
-def _lay_over(base, partial):
+def _lay_over(base, partial, runs_shown=None):
     base.overlay_from = partial
     base.here = base.here or partial.here
     index = {(r["case"], r["variant"]): i for i, r in enumerate(base.runs)}
     runs = list(base.runs)
-    for run in partial.runs:
+    for run in partial.runs if runs_shown is None else runs_shown:
         key = (run["case"], run["variant"])
         old = runs[index[key]] if key in index else None
         if key in index:

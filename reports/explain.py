@@ -1379,8 +1379,9 @@ def main(argv=None):
         return 2
     paths = args.results or default_results_paths(args.root)
     corpus = load_corpus(args.root, paths, cache=not args.fresh)
-    for path, reason in corpus.problems:
-        print("left out %s: %s" % (path, reason), file=sys.stderr)
+    for problem in corpus.problems:
+        if getattr(problem, "scope", "file") != "superseded":    # a file a newer one replaces: nothing is missing
+            print("left out %s: %s" % tuple(problem), file=sys.stderr)
     wanted = {k: v for k, v in (("cudart", args.cuda), ("driver", args.driver), ("gpu", args.gpu)) if v}
     answer = explain(text, corpus, wanted)
     if args.json:

@@ -111,7 +111,10 @@ class ReportFromCommittedResults(unittest.TestCase):
         cls.data = page_data(cls.index)
 
     def test_committed_results_all_load(self):
-        self.assertEqual(self.problems, [])
+        # nothing unreadable; a file that gives way to a newer one is named, and what it still shows is said
+        self.assertEqual([p for p in self.problems if p.scope != "superseded"], [])
+        for problem in self.problems:
+            self.assertIn("shown only for", problem.reason)
         self.assertGreaterEqual(len([r for r in self.results if r.kind == "c" and r.has_device]), 2)
         self.assertTrue(any(r.kind == "pytorch" for r in self.results))
 
@@ -575,6 +578,29 @@ class ColumnsAndRuns(Fixtures):
         self.assertEqual(len(results), 1)
         self.assertEqual(results[0].overlay, {})
         self.assertIn("a partial run older than the complete run", problems[0][1])
+        self.assertIn("shown only for the 0 of its", problems[0][1])
+
+    def test_an_older_partial_run_still_shows_what_the_newer_complete_run_skipped(self):
+        # the complete run lacked the files one case needs (driver 535's libcuda) and skipped it; the older filtered
+        # run that had them measured it: that observation stays, the rest of the older run gives way
+        column = dict(self.copy(id="x_default"), collected="2026-11-23T12:00:00Z")
+        skipped = column["runs"][self.run_index(column, "null_handle", "broken")]
+        skipped.update(verdict="skip", skip_reason="needs driver 535's libcuda", steps=[], first_error=None)
+        partial = dict(self.copy(id="x_default"), collected="2026-11-23T10:00:00Z")
+        partial["coverage"] = {"registered": 166, "ran": 2, "complete": False, "not_run": []}
+        runs = [copy.deepcopy(partial["runs"][self.run_index(partial, case, "broken")])
+                for case in ("null_handle", "lda_smaller_than_rows")]
+        runs[1]["first_error"]["name"] = "CUBLAS_STATUS_NOT_SUPPORTED"       # older than the complete run's: not shown
+        partial["runs"] = runs
+        paths = [self.write("x_default.json", column), self.write("x_default.partial.json", partial)]
+        results, problems = load_results(paths)
+        self.assertEqual(len(results), 1)
+        self.assertEqual([(p[0], p.scope) for p in problems], [(paths[1], "superseded")])
+        self.assertIn("shown only for the 1 of its 2 runs", problems[0][1])
+        matrix = Matrix(results, load_cases())
+        column = matrix.columns[0]
+        self.assertEqual(matrix.cell(column, "null_handle", "broken").value, "NOT_INITIALIZED")
+        self.assertEqual(matrix.cell(column, "lda_smaller_than_rows", "broken").value, "INVALID_VALUE")
 
     def test_a_filtered_run_lies_over_a_column_that_left_variants_out(self):
         # a runtime column runs only what needs no other library (its coverage is incomplete); a filtered run of the
