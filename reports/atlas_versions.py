@@ -16,7 +16,7 @@ that was a run's first error on a GPU, in any recorded run:
     {"status": "cudaErrorIllegalAddress",
      "runs": 174,                         how many runs it was the first error of
      "cases": ["kernel_writes_bad_address", ...],
-     "context": {"usable": OBS, "unusable": OBS, "not probed": OBS},
+     "context": {"usable": OBS, "unusable": OBS, "not probed": OBS, "never made": OBS},
      "other_devices": {...},              steps named other_device* after the error, or the
                                           per-device checks (usable_N) of the two-GPU cases
      "new_cublas_handle": {...},          cublasCreate called after the error
@@ -26,7 +26,9 @@ that was a run's first error on a GPU, in any recorded run:
 where OBS is {"runs": N, "cudart": [versions], "cublas": [versions],
 "statuses": [what the later call returned]}; a property with no
 observation is {} ("not measured"). "context" is the harness's probe after
-the variant (allocate, set, synchronize).
+the variant (allocate, set, synchronize); "never made" when the run's first
+CUDA call already failed (the runtime never started), so the probe's failure
+says nothing about stickiness.
 """
 import argparse
 import collections
@@ -58,6 +60,15 @@ PYTORCH_RULE = {
                  "cudaErrorIllegalInstruction", "cudaErrorMisalignedAddress"],
 }
 
+# Statuses that say the runtime could not start at all (driver_types.h, CUDA 13.0: "the CUDA driver and
+# runtime could not be initialized", "a stub library", "the installed NVIDIA CUDA driver is older than the
+# CUDA runtime library", "no CUDA-capable devices were detected", "not yet initialized", "a mismatch between
+# the versions of the display driver and the CUDA driver", "forward compatibility ... not supported"): after
+# one, a failing probe shows that no context was ever made, not that one was lost.
+RUNTIME_NEVER_STARTED = {"cudaErrorInitializationError", "cudaErrorStubLibrary", "cudaErrorInsufficientDriver",
+                         "cudaErrorNoDevice", "cudaErrorSystemNotReady", "cudaErrorSystemDriverMismatch",
+                         "cudaErrorCompatNotSupportedOnDevice"}
+
 
 # ---- stickiness ---------------------------------------------------------------
 
@@ -77,7 +88,8 @@ def run_stickiness(run):
     """(status, {property: (outcome, later status)}) for one run whose first
     error is a library status, else None. outcome is 'usable'/'unusable'
     ('not probed' for the context when no probe ran); a property no step
-    measured is left out."""
+    measured is left out. The context is 'never made' when the first error
+    says the runtime could not start and the probe fails the same way."""
     first = run.get("first_error")
     if not first or first.get("name", "").startswith("result_") or first.get("name", "").endswith("_SUCCESS"):
         return None
@@ -85,7 +97,11 @@ def run_stickiness(run):
     after = _after(steps, _first_error_index(run))
     found = {}
     probe = [s for s in steps if s["step"] == "probe"]
-    if probe:
+    if probe and first["name"] in RUNTIME_NEVER_STARTED and probe[-1]["name"] == first["name"]:
+        # the runtime could not start (an old driver, no device): no context was ever made, and the probe
+        # fails for the same reason — nothing was lost
+        found["context"] = ("never made", probe[-1]["name"])
+    elif probe:
         found["context"] = ("usable" if probe[-1]["success"] else "unusable", probe[-1]["name"])
     else:
         found["context"] = ("not probed", run.get("end", {}).get("outcome", "?"))
@@ -174,7 +190,7 @@ def _observed(prop):
     if not prop:
         return "<td class=muted>not measured</td>"
     parts = []
-    for outcome in ("usable", "unusable", "not probed"):
+    for outcome in ("usable", "unusable", "not probed", "never made"):
         if outcome in prop:
             obs = prop[outcome]
             parts.append("<b>%s</b> (%d run%s; cudart %s; then %s)" % (
@@ -194,7 +210,8 @@ def sticky_page(rows):
     body = ["<p>Every status that was the first error of a recorded run on a GPU, and what worked after it: the "
             "CUDA context (the harness's probe after each variant: allocate, set, synchronize), other devices "
             "(steps named <code>other_device…</code>), a new cuBLAS handle (<code>cublasCreate</code> called after "
-            "the error). Data: <a href=sticky.json>sticky.json</a>. The last column holds PyTorch's rule — the "
+            "the error). <b>never made</b>: the first error said the runtime could not start (an old driver, no device) "
+            "and the probe failed the same way, so no context existed to lose. Data: <a href=sticky.json>sticky.json</a>. The last column holds PyTorch's rule — the "
             "statuses <code>%s</code> (<a href=\"%s\">%s</a>) get the message that kernel errors are reported "
             "asynchronously — against the runs.</p>" % (
                 e(PYTORCH_RULE["function"]), e(PYTORCH_RULE["source"]), "c10/cuda/CUDAMiscFunctions.cpp")]

@@ -196,6 +196,23 @@ class Sticky(unittest.TestCase):
         self.assertEqual(list(value["context"]), ["usable"])
         self.assertIn("not in PyTorch's list", rows["cudaErrorInvalidAddressSpace"]["disagrees"])
 
+    def test_a_runtime_that_never_started_lost_no_context(self):
+        # an old driver: the first call and the probe fail alike — no context was ever made, so it is not sticky,
+        # and PyTorch's list has nothing to disagree with; a kernel fault at the first recorded call still is
+        old_driver = run("driver_too_old_for_the_runtime", "broken",
+                         [("count", "cudaErrorInsufficientDriver", "cudaGetDeviceCount(&count)"),
+                          ("probe", "cudaErrorInsufficientDriver", "cudaMalloc(&p, 256)")],
+                         first_error=("count", "cudaErrorInsufficientDriver"))
+        blocking = run("kernel_writes_host_pointer", "broken",
+                       [("launch", "cudaErrorIllegalAddress", "cudaGetLastError()"),
+                        ("probe", "cudaErrorIllegalAddress", "cudaMalloc(&p, 256)")],
+                       first_error=("launch", "cudaErrorIllegalAddress"))
+        rows = {r["status"]: r for r in atlas_versions.sticky_table([Column("13.0", [old_driver, blocking])])}
+        self.assertEqual(list(rows["cudaErrorInsufficientDriver"]["context"]), ["never made"])
+        self.assertIsNone(rows["cudaErrorInsufficientDriver"]["disagrees"])
+        self.assertEqual(list(rows["cudaErrorIllegalAddress"]["context"]), ["unusable"])
+        self.assertIn("never made", atlas_versions.sticky_page(atlas_versions.sticky_table([Column("13.0", [old_driver])])))
+
     def test_results_checks_are_not_statuses(self):
         check = run("x", "broken", [("result", "result_wrong", "r"), ("probe", "cudaSuccess", "p")],
                     first_error=("result", "result_wrong"))
