@@ -19,7 +19,10 @@ against the committed corpus. It prints, overall and per wrapper:
   so that a rule fitted to the rows it was tried on shows as a gap, and for
   the rows collected blind after the ranking was frozen (BLIND_FROM on);
 - how often "the cause" was right: of the rows where explain named a case
-  the cause, those where one such case is the row's own.
+  the cause, those where one such case is the row's own;
+- with --unquoted, the same figures with no lesson quoting the row's own
+  text: lessons quote the reports they were written from, and a quote of
+  the very message answers it word for word.
 
 explain orders cases the message cannot separate by how often real reports
 had each as their cause, counted from this very set: no row may vote for
@@ -42,7 +45,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from atlas_data import ROOT, default_results_paths  # noqa: E402
-from explain import CAUSE, Corpus, RealWorld, explain, load_corpus  # noqa: E402
+from explain import CAUSE, Corpus, RealWorld, _normalize, _similar, explain, load_corpus  # noqa: E402
 
 ROWS = os.path.join(ROOT, "reports", "real_world", "reports.tsv")
 
@@ -88,16 +91,36 @@ def real_world(rows):
     return RealWorld((row["id"], row["expected"]) for row in rows)
 
 
-def run(rows, corpus, counts=None):
+def own_quotes(row, corpus):
+    """{case: the corpus's messages of that case less the lesson quotes of this row's own text}, for the cases whose
+    lesson quotes it (word for word, or nearly: the lesson quoted the report the row was taken from)."""
+    text = _normalize(row["text"])
+    found = {}
+    for case, messages in corpus.messages.items():
+        kept = [m for m in messages if not (m[2] == "lesson" and (_normalize(m[0]) in text or text in _normalize(m[0])
+                                                                  or _similar(_normalize(m[0]), text, 0.9) >= 0.9))]
+        if len(kept) < len(messages):
+            found[case] = kept
+    return found
+
+
+def run(rows, corpus, counts=None, unquoted=False):
     """Every row's outcome. counts: the real-world counts to order ties by (a RealWorld); by default those of the
     rows themselves, each row answered with the counts of the others (leave one out). Given, they are used as they
-    are (and must not hold the rows answered)."""
+    are (and must not hold the rows answered). unquoted: each row answered with no lesson quoting its own text
+    (a lesson may quote the very report a row was taken from; this shows what explain finds without it)."""
     known = set(corpus.case_names())
     every = real_world(rows) if counts is None else None
     results = []
     for row in rows:
+        quoting = own_quotes(row, corpus) if unquoted else {}
+        saved = {case: corpus.messages[case] for case in quoting}
+        corpus.messages.update(quoting)
         start = time.perf_counter()
-        answer = explain(row["text"], corpus, real_world=every.without([row["id"]]) if counts is None else counts)
+        try:
+            answer = explain(row["text"], corpus, real_world=every.without([row["id"]]) if counts is None else counts)
+        finally:
+            corpus.messages.update(saved)
         seconds = time.perf_counter() - start
         outcome, detail = judge(row, answer, known)
         documented = [d[2].get("key") for d in answer.documented]
@@ -105,7 +128,7 @@ def run(rows, corpus, counts=None):
         claimed = [c.case for c in answer.candidates if c.confidence == CAUSE]
         claim = None if not claimed else any(case in row["expected"] for case in claimed)
         results.append({"id": row["id"], "wrapper": row.get("wrapper", "?"), "outcome": outcome, "detail": detail,
-                        "claim_right": claim,
+                        "claim_right": claim, "quoted_by": sorted(quoting),
                         "answer": answer.kind, "exit": answer.exit_code, "seconds": seconds,
                         "cause_key": row.get("cause_key", ""), "documented_match": row.get("cause_key", "") in documented})
     return results
@@ -184,6 +207,9 @@ def main(argv=None):
     parser.add_argument("--results", nargs="+", help="results files to read instead of reports/results/*.json "
                         "(to see what results not merged yet would change)")
     parser.add_argument("--split", action="store_true", help="also the figures of the odd rows (development) and the even rows (held out)")
+    parser.add_argument("--unquoted", action="store_true",
+                        help="also the figures with no lesson quoting the row's own text (lessons quote the reports "
+                             "they were written from)")
     parser.add_argument("--verbose", action="store_true", help="every row's outcome")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -209,6 +235,10 @@ def main(argv=None):
         even = run([row for row in rows if half(row["id"]) == "even"], corpus, real_world(odd))
         f["halves"] = {"odd": figures([r for r in results if half(r["id"]) == "odd"]), "even": figures(even)}
         f["halves"]["blind"] = figures([r for r in results if blind(r["id"])])
+    if args.unquoted:
+        unquoted = run(rows, corpus, unquoted=True)
+        f["unquoted"] = figures(unquoted)
+        f["unquoted"]["rows_quoted"] = sum(bool(r["quoted_by"]) for r in unquoted)
     if args.json:
         print(json.dumps({"figures": f, "rows": results}, indent=1))
         return 0
@@ -228,6 +258,13 @@ def main(argv=None):
                 what, o["rows"], percent(o["top1"], o["covered"]).strip(), o["top1"], o["covered"],
                 percent(o["top3"], o["covered"]).strip(), o["top3"], o["covered"],
                 percent(o["honest"], o["uncovered"]).strip(), o["honest"], o["uncovered"], o["not_in_tree"]))
+    if "unquoted" in f:
+        o = f["unquoted"]["overall"]
+        print("\nwith no lesson quoting the row's own text (%d rows are quoted by a lesson): covered top-1 %s (%d/%d), "
+              "top-3 %s (%d/%d); uncovered honest %s (%d/%d); \"the cause\" right %d/%d" % (
+                  f["unquoted"]["rows_quoted"], percent(o["top1"], o["covered"]).strip(), o["top1"], o["covered"],
+                  percent(o["top3"], o["covered"]).strip(), o["top3"], o["covered"],
+                  percent(o["honest"], o["uncovered"]).strip(), o["honest"], o["uncovered"], o["claims_right"], o["claims"]))
     if args.verbose:
         print()
         for r in results:

@@ -61,6 +61,12 @@ CAUSE, POSSIBLE, RELATED = "cause", "possible", "related"
 # statuses that say only that some argument of the call was wrong: a case returning one is an example of it, and the
 # cause only at the call the text names
 ARGUMENT_STATUS = re.compile(r"(?:INVALID_VALUE|BAD_PARAM|InvalidValue)\b")
+# Statuses of a kernel that faulted (PyTorch's list of asynchronously reported kernel errors, reports/atlas_versions.py),
+# under both APIs' names; and what runs kernels of its own, so that such a fault it reports is in one of them.
+KERNEL_FAULTS = {"cudaErrorLaunchFailure", "cudaErrorIllegalAddress", "cudaErrorAssert", "cudaErrorIllegalInstruction",
+                 "cudaErrorMisalignedAddress", "CUDA_ERROR_LAUNCH_FAILED", "CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_ASSERT",
+                 "CUDA_ERROR_ILLEGAL_INSTRUCTION", "CUDA_ERROR_MISALIGNED_ADDRESS"}
+RUNS_ITS_OWN_KERNELS = {"TensorRT"}
 # words that say the failing call was a kernel launch (weighed as that kind of call, not again as words)
 LAUNCH_WORDS = r"\bkernel launch|\blaunch(?:ing)? (?:the |a )?kernel|launch failed"
 # signs in a message that more than one GPU is involved
@@ -752,6 +758,7 @@ class Answer:
     def __init__(self, text):
         self.text = text
         self.statuses, self.wrappers, self.calls, self.versions, self.context = [], [], [], {}, []
+        self.why_not_one = None        # why no case is the cause although the status singles some out
         self.memory = None         # (sizes, what they say, words) of an out-of-memory message
         self.wanted = {}
         self.candidates = []       # ranked
@@ -1105,6 +1112,15 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
     elif errors and all(ARGUMENT_STATUS.search(n) for names in error_names for n in names) \
             and not any(c.call_matched for c in returning):
         chosen = []          # "an argument was wrong", of a call the text does not name: any parameter of any call
+    elif errors and set(answer.wrappers) & RUNS_ITS_OWN_KERNELS \
+            and all(set(names) & KERNEL_FAULTS for names in error_names):
+        # a kernel fault reported from a library's own execution: the kernel that faulted was one the library ran
+        # (its own, or a plugin's), where every case here faults in a kernel of its own
+        chosen = []
+        answer.why_not_one = ("the fault was reported by %s's own execution: the kernel that faulted was one it ran "
+                              "(its own or a plugin's); the cases below show the same status from a kernel of their "
+                              "own, so none is the cause (a library bug, or bad buffers handed to it)"
+                              % "/".join(sorted(set(answer.wrappers) & RUNS_ITS_OWN_KERNELS)))
     elif 0 < len(returning) <= 2:
         chosen = returning
     elif 0 < len(narrowed) <= 2:
@@ -1284,7 +1300,11 @@ def format_text(answer, corpus, show=3, every=False):
     summary = SUMMARY[answer.kind]
     if answer.kind == "cause":
         summary = summary % (("s", "") if len(causes) > 1 else ("", "s"))
+    elif answer.kind == "possible" and answer.why_not_one:
+        summary = "no case here is the cause; the cases below return the same status (possible causes)"
     lines.append("answer: %s" % summary)
+    if answer.why_not_one:
+        lines.append("   " + answer.why_not_one)
     if answer.ties:
         lines.append("   equally likely, on the same evidence: %s%s" % (
             ", ".join(answer.ties[:6]), " and %d more" % (len(answer.ties) - 6) if len(answer.ties) > 6 else ""))
@@ -1337,7 +1357,7 @@ def as_json(answer, corpus, every=False):
                 "fix": _fix(corpus, c.case), "real_world_reports": c.real_world, "tied": c.case in answer.ties}
     return {
         "input": answer.text, "answer": answer.kind, "exit": answer.exit_code,
-        "printed_by": answer.wrappers, "recognised": [s.as_json() for s in answer.statuses],
+        "printed_by": answer.wrappers, "why_not_one": answer.why_not_one, "recognised": [s.as_json() for s in answer.statuses],
         "meanings": {s.name: corpus.vocabulary.describe(s.name) for s in answer.errors},
         "calls": answer.calls, "versions": answer.versions, "narrowed_to": answer.wanted, "context": answer.context,
         "memory": {"bytes": answer.memory[0], "says": answer.memory[1]} if answer.memory else None,

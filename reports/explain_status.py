@@ -38,6 +38,10 @@ WRAPPERS = [
     ("NCCL/ProcessGroup", r"ProcessGroupNCCL|NCCL error|ncclUnhandledCudaError|ncclInternalError|ncclInvalidUsage|"
                           r"ncclSystemError|ncclRemoteError|ncclInvalidArgument|NCCL WARN|NCCL version \d|DistBackendError"),
     ("Triton", r"Triton Error \[CUDA\]|triton\.runtime|OutOfResources: out of resource"),
+    # TensorRT's logger: "[TRT] [E] 1: [checkMacros.cpp::catchCudaError::212] Error Code 1: Cuda Runtime (an illegal
+    # memory access was encountered)" (open-mmlab/mmdeploy#1645, NVIDIA/TensorRT#2464), "[TensorRT] ERROR: ..."
+    ("TensorRT", r"\[TRT\]|\[TensorRT\]|TensorRT|Error Code \d+: (?:Cuda Runtime|Myelin|CuTensor)|Cuda Runtime \(|"
+                 r"IExecutionContext::|enqueueV[23]\b"),
     ("JAX/XLA", r"XlaRuntimeError|jaxlib|RESOURCE_EXHAUSTED|INTERNAL: |xla/"),
     ("TensorFlow", r"tensorflow|tf\.|OOM when allocating tensor|failed call to cuInit|Could not create cudnn handle|"
                    r"Failed to create cuBLAS handle|stream_executor|InternalError: "),

@@ -75,6 +75,8 @@ class Recognition(unittest.TestCase):
             ("numba.cuda.cudadrv.driver.CudaAPIError: [700] Call to cuMemcpyDtoH results in UNKNOWN_CUDA_ERROR",
              "numba", "CUDA_ERROR_ILLEGAL_ADDRESS"),
             ("RuntimeError: Triton Error [CUDA]: an illegal memory access was encountered", "Triton", "cudaErrorIllegalAddress"),
+            ("[01/13/2023-16:35:26] [TRT] [E] 1: [cudaResources.cpp::~ScopedCudaEvent::24] Error Code 1: Cuda Runtime "
+             "(an illegal memory access was encountered)", "TensorRT", "cudaErrorIllegalAddress"),
             ("torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1691, "
              "unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.18.1",
              "NCCL/ProcessGroup", "ncclUnhandledCudaError"),
@@ -359,6 +361,22 @@ class Ranking(unittest.TestCase):
         named = self.answer("cudnnSetTensor4dDescriptor(desc, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 0, 3, 8, 8) "
                             "returned CUDNN_STATUS_BAD_PARAM")
         self.assertEqual([c.case for c in named.causes()], ["cudnn_tensor_descriptor_zero_dimension"])
+
+    def test_a_kernel_fault_a_library_reports_from_its_own_kernels_singles_out_no_case(self):
+        # one case returns a misaligned address, from a kernel of its own; TensorRT reporting one from its engine
+        # ran its own kernels (or a plugin's): that case is an example of the status, not the cause
+        own = self.answer("CUDA error: misaligned address")
+        self.assertEqual([c.case for c in own.causes()], ["misaligned_access_in_kernel"])
+        trt = self.answer("[TRT] [E] 1: [runner.cpp::execute::795] Error Code 1: Cuda Runtime (misaligned address)")
+        self.assertEqual(trt.wrappers, ["TensorRT"])
+        self.assertFalse(trt.causes())
+        self.assertEqual(trt.candidates[0].case, "misaligned_access_in_kernel")
+        self.assertIn("TensorRT's own execution", trt.why_not_one)
+        self.assertIn("no case here is the cause", explain.format_text(trt, corpus()))
+        # a status that is not a kernel fault, from TensorRT's runtime, still names its cause
+        handle = self.answer("[reformat.cu::operator()::1606] Error Code 1: Cuda Runtime (invalid resource handle)")
+        self.assertIsNone(handle.why_not_one)
+        self.assertTrue(handle.causes())
 
     def test_what_pytorch_raised_is_weighed_only_for_a_pytorch_text(self):
         # the bare text of a status is what every program prints; with PyTorch's prefix, the cases for which PyTorch
@@ -757,12 +775,26 @@ class RealWorldFloor(unittest.TestCase):
         # every row answered with the real-world counts of the other rows (leave one out)
         results = benchmark_explain.run(benchmark_explain.read_rows(benchmark_explain.ROWS), corpus())
         figures = benchmark_explain.figures(results)["overall"]
-        # measured (163 rows, 103 covered): top-1 82.5%, top-3 95.1%, honest 98.3% (odd rows 85.2%/96.3%, even rows
-        # answered with the odd rows' counts 75.5%/93.9%, the 36 rows collected blind 82.4%/94.1%, honest 94.7%)
+        # measured (163 rows, 106 covered): top-1 83.0%, top-3 95.3%, honest 100% (odd rows 85.7%/96.4%, even rows
+        # answered with the odd rows' counts 76.0%/94.0%, the 36 rows collected blind 85.0%/95.0%, honest 100%)
         self.assertGreaterEqual(figures["covered"], 60)
         self.assertGreaterEqual(figures["top1"] / figures["covered"], 0.80, figures)
         self.assertGreaterEqual(figures["top3"] / figures["covered"], 0.93, figures)
-        self.assertGreaterEqual(figures["honest"] / max(1, figures["uncovered"]), 0.95, figures)
+        self.assertGreaterEqual(figures["honest"] / max(1, figures["uncovered"]), 0.97, figures)
+
+    def test_floor_without_the_rows_own_quotes(self):
+        # lessons quote the reports they were written from; with no lesson quoting a row's own text, explain must
+        # still find its cause (measured: 18 rows quoted; top-1 80.2%, top-3 95.3%, honest 100%)
+        rows = benchmark_explain.read_rows(benchmark_explain.ROWS)
+        results = benchmark_explain.run(rows, corpus(), unquoted=True)
+        self.assertGreaterEqual(sum(bool(r["quoted_by"]) for r in results), 10)
+        figures = benchmark_explain.figures(results)["overall"]
+        self.assertGreaterEqual(figures["top1"] / figures["covered"], 0.77, figures)
+        self.assertGreaterEqual(figures["top3"] / figures["covered"], 0.93, figures)
+        self.assertGreaterEqual(figures["honest"] / max(1, figures["uncovered"]), 0.97, figures)
+        # the quotes are put back: the next row, or the next caller, sees the whole corpus
+        quoted = next(row for row, r in zip(rows, results) if r["quoted_by"])
+        self.assertTrue(benchmark_explain.own_quotes(quoted, corpus()))
 
     def test_halves(self):
         # ranking was developed on the odd rows; the even rows are held out: each half keeps a floor of its own. The
@@ -773,7 +805,7 @@ class RealWorldFloor(unittest.TestCase):
         answered = {"odd": [r for r in every if benchmark_explain.half(r["id"]) == "odd"],
                     "even": benchmark_explain.run([row for row in rows if row not in odd], corpus(), benchmark_explain.real_world(odd)),
                     "blind": [r for r in every if benchmark_explain.blind(r["id"])]}
-        for half, top1, top3, honest in (("odd", 0.82, 0.93, 0.95), ("even", 0.70, 0.92, 0.92), ("blind", 0.75, 0.90, 0.85)):
+        for half, top1, top3, honest in (("odd", 0.82, 0.93, 0.95), ("even", 0.72, 0.92, 0.95), ("blind", 0.78, 0.90, 0.93)):
             figures = benchmark_explain.figures(answered[half])["overall"]
             self.assertGreaterEqual(figures["top1"] / figures["covered"], top1, (half, figures))
             self.assertGreaterEqual(figures["top3"] / figures["covered"], top3, (half, figures))
