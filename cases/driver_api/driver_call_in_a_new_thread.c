@@ -37,9 +37,9 @@
  * acts on the calling thread's current context, and this thread has none.
  *
  * The fix: make the context current in every thread before its first driver
- * call — a runtime call that binds it (cudaSetDevice on CUDA 12 and later,
- * cudaFree(0); CuPy's fix #606 calls cudaMemGetInfo), or
- * cuDevicePrimaryCtxRetain + cuCtxSetCurrent (Triton's fix).
+ * call — a runtime call that binds it (cudaSetDevice, as here; cudaFree(0);
+ * CuPy's fix #606 calls cudaMemGetInfo, having found that cudaGetDevice does
+ * not bind it), or cuDevicePrimaryCtxRetain + cuCtxSetCurrent (Triton's fix).
  *
  * References: triton-lang/triton#3729, "Cuda context not properly
  * initialized in side threads when no compilation is needed"
@@ -48,7 +48,9 @@
  * cupy/cupy#72, fixed by cupy/cupy#606; NVIDIA/cuda-samples#96 (cudaMalloc
  * in one thread, cuMemGetAddressRange in another: "invalid device context");
  * CUDA Runtime API, Interactions with the CUDA Driver API
- * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__DRIVER.html).
+ * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__DRIVER.html),
+ * "The function cudaSetDevice() makes the primary context for the specified
+ * device current to the calling thread by calling cuCtxSetCurrent()".
  */
 #include "driver_api.h"
 
