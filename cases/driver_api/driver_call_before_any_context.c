@@ -10,7 +10,8 @@
  *   import pycuda.driver as cuda; cuda.init(); cuda.mem_get_info()
  * is exactly this program.
  *
- * What the program sees (one H200, driver 580.159.04, CUDA 13.0):
+ * What the program sees (one H200, driver 580.159.04, runtimes 11.8, 12.4
+ * and 13.0):
  * cuInit and cuDeviceGet succeed, cuCtxGetCurrent says no context is current
  * (the quantity context_current, 0), and cuMemGetInfo returns
  * CUDA_ERROR_INVALID_CONTEXT (201, "invalid device context"). Nothing is

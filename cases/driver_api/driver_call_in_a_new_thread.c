@@ -9,7 +9,8 @@
  * thread, CuPy's kernel launch with memory from its pool, a worker of a
  * thread pool — finds no context current although the program has one.
  *
- * What the program sees (one H200, driver 580.159.04, CUDA 13.0): in the
+ * What the program sees (one H200, driver 580.159.04, runtimes 11.8, 12.4
+ * and 13.0): in the
  * main thread cudaFree(0), cudaMalloc, cuModuleLoadData and
  * cuModuleGetFunction succeed. In the new thread cuCtxGetCurrent says none
  * is current (context_current 0); cuMemGetAddressRange on the main thread's

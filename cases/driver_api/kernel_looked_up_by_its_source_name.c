@@ -10,7 +10,8 @@
  * time with NVRTC, or loaded from a .ptx/.cubin file, is found only under
  * the name the module really has; a misspelled name fails the same way.
  *
- * What the program sees (one H200, driver 580.159.04, CUDA 13.0): the
+ * What the program sees (one H200, driver 580.159.04, runtimes 11.8, 12.4
+ * and 13.0): the
  * module loads; cuModuleGetFunction(module, "write_answer") returns
  * CUDA_ERROR_NOT_FOUND (500, "named symbol not found"), while the mangled
  * name is found (lookup_mangled). Nothing is sticky. The fixed variant's
