@@ -14,6 +14,19 @@ KNOWN_VERSIONS = {RESULTS_SCHEMA: {1}, PYTORCH_SCHEMA: {1}}
 SUCCESS = {"cudaSuccess", "CUBLAS_STATUS_SUCCESS", "CUDA_SUCCESS", "result_correct",
            "CUSOLVER_STATUS_SUCCESS", "CUFFT_SUCCESS", "CUDNN_STATUS_SUCCESS", "ncclSuccess",
            "NVRTC_SUCCESS"}
+
+# PyTorch decides from the status which errors are "asynchronously reported"
+# kernel errors, those after which it tells the user the stack trace may be
+# wrong — the errors it treats as poisoning later calls. It never tests the
+# context; this is the rule to hold against the runs.
+PYTORCH_RULE = {
+    "source": "https://github.com/pytorch/pytorch/blob/0ac83aeb35494c139d2634d868b81b5cff666ec9/"
+              "c10/cuda/CUDAMiscFunctions.cpp",
+    "function": "c10::cuda::get_cuda_async_error_suffix",
+    "statuses": ["cudaErrorLaunchFailure", "cudaErrorIllegalAddress", "cudaErrorAssert",
+                 "cudaErrorIllegalInstruction", "cudaErrorMisalignedAddress"],
+}
+
 VERDICTS = ("match", "mismatch", "skip", "error", "flaky")
 VARIANTS = ("fixed", "broken")
 # A case name becomes a file name (case/<name>.html): nothing else gets in.

@@ -26,9 +26,9 @@ that was a run's first error on a GPU, in any recorded run:
 where OBS is {"runs": N, "cudart": [versions], "cublas": [versions],
 "statuses": [what the later call returned]}; a property with no
 observation is {} ("not measured"). "context" is the harness's probe after
-the variant (allocate, set, synchronize); "never made" when the run's first
-CUDA call already failed (the runtime never started), so the probe's failure
-says nothing about stickiness.
+the variant (allocate, set, synchronize); "never made" when the first error
+says the runtime could not start (RUNTIME_NEVER_STARTED) and the probe fails
+the same way, so the probe's failure says nothing about stickiness.
 """
 import argparse
 import collections
@@ -40,25 +40,13 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import version_ranges  # noqa: E402
-from atlas_data import ROOT, default_results_paths, load_results  # noqa: E402
+from atlas_data import PYTORCH_RULE, ROOT, default_results_paths, load_results  # noqa: E402
 from atlas_pages import e, page  # noqa: E402
 
 # Extra folders of columns that only the versions pages read (the runtime
 # columns without a driver: fifteen columns that would crowd the matrix).
 EXTRA_FOLDERS = [os.path.join(ROOT, "reports", "results", "versions-no-driver")]
 AXES = ("cudart", "cublas")
-
-# PyTorch decides from the status which errors are "asynchronously reported"
-# kernel errors, those after which it tells the user the stack trace may be
-# wrong — the errors it treats as poisoning later calls. It never tests the
-# context; this is the rule to hold against the runs.
-PYTORCH_RULE = {
-    "source": "https://github.com/pytorch/pytorch/blob/0ac83aeb35494c139d2634d868b81b5cff666ec9/"
-              "c10/cuda/CUDAMiscFunctions.cpp",
-    "function": "c10::cuda::get_cuda_async_error_suffix",
-    "statuses": ["cudaErrorLaunchFailure", "cudaErrorIllegalAddress", "cudaErrorAssert",
-                 "cudaErrorIllegalInstruction", "cudaErrorMisalignedAddress"],
-}
 
 # Statuses that say the runtime could not start at all (driver_types.h, CUDA 13.0: "the CUDA driver and
 # runtime could not be initialized", "a stub library", "the installed NVIDIA CUDA driver is older than the
@@ -210,8 +198,9 @@ def sticky_page(rows):
     body = ["<p>Every status that was the first error of a recorded run on a GPU, and what worked after it: the "
             "CUDA context (the harness's probe after each variant: allocate, set, synchronize), other devices "
             "(steps named <code>other_device…</code>), a new cuBLAS handle (<code>cublasCreate</code> called after "
-            "the error). <b>never made</b>: the first error said the runtime could not start (an old driver, no device) "
-            "and the probe failed the same way, so no context existed to lose. Data: <a href=sticky.json>sticky.json</a>. The last column holds PyTorch's rule — the "
+            "the error). <b>never made</b>: the first error said the runtime could not start (an old driver, no "
+            "device) and the probe failed the same way, so no context existed to lose. Data: "
+            "<a href=sticky.json>sticky.json</a>. The last column holds PyTorch's rule — the "
             "statuses <code>%s</code> (<a href=\"%s\">%s</a>) get the message that kernel errors are reported "
             "asynchronously — against the runs.</p>" % (
                 e(PYTORCH_RULE["function"]), e(PYTORCH_RULE["source"]), "c10/cuda/CUDAMiscFunctions.cpp")]

@@ -95,10 +95,13 @@ def own_quotes(row, corpus):
     """{case: the corpus's messages of that case less the lesson quotes of this row's own text}, for the cases whose
     lesson quotes it (word for word, or nearly: the lesson quoted the report the row was taken from)."""
     text = _normalize(row["text"])
+
+    def quotes_it(message, kind):
+        quote = _normalize(message)
+        return kind == "lesson" and (quote in text or text in quote or _similar(quote, text, 0.9) >= 0.9)
     found = {}
     for case, messages in corpus.messages.items():
-        kept = [m for m in messages if not (m[2] == "lesson" and (_normalize(m[0]) in text or text in _normalize(m[0])
-                                                                  or _similar(_normalize(m[0]), text, 0.9) >= 0.9))]
+        kept = [m for m in messages if not quotes_it(m[0], m[2])]
         if len(kept) < len(messages):
             found[case] = kept
     return found

@@ -39,7 +39,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from atlas_data import ROOT, SUCCESS, default_results_paths, load_cases, load_results  # noqa: E402
+from atlas_data import PYTORCH_RULE, ROOT, SUCCESS, default_results_paths, load_cases, load_results  # noqa: E402
 import explain_status  # noqa: E402
 from explain_status import Vocabulary, recognise  # noqa: E402
 
@@ -61,11 +61,10 @@ CAUSE, POSSIBLE, RELATED = "cause", "possible", "related"
 # statuses that say only that some argument of the call was wrong: a case returning one is an example of it, and the
 # cause only at the call the text names
 ARGUMENT_STATUS = re.compile(r"(?:INVALID_VALUE|BAD_PARAM|InvalidValue)\b")
-# Statuses of a kernel that faulted (PyTorch's list of asynchronously reported kernel errors, reports/atlas_versions.py),
-# under both APIs' names; and what runs kernels of its own, so that such a fault it reports is in one of them.
-KERNEL_FAULTS = {"cudaErrorLaunchFailure", "cudaErrorIllegalAddress", "cudaErrorAssert", "cudaErrorIllegalInstruction",
-                 "cudaErrorMisalignedAddress", "CUDA_ERROR_LAUNCH_FAILED", "CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_ASSERT",
-                 "CUDA_ERROR_ILLEGAL_INSTRUCTION", "CUDA_ERROR_MISALIGNED_ADDRESS"}
+# Statuses of a kernel that faulted (PyTorch's list of asynchronously reported kernel errors; a recognised status's
+# same_as holds the driver API's names too), and what runs kernels of its own, so that such a fault it reports is in
+# one of them.
+KERNEL_FAULTS = set(PYTORCH_RULE["statuses"])
 RUNS_ITS_OWN_KERNELS = {"TensorRT"}
 # words that say the failing call was a kernel launch (weighed as that kind of call, not again as words)
 LAUNCH_WORDS = r"\bkernel launch|\blaunch(?:ing)? (?:the |a )?kernel|launch failed"
