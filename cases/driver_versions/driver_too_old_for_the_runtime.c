@@ -23,7 +23,7 @@
  * What a PyTorch user sees (the mirror: PyTorch 2.11 built for CUDA 13.0,
  * driver 535's libcuda loaded first): "The NVIDIA driver on your system is
  * too old (found version 12020). Please update your GPU driver ..." at the
- * first CUDA tensor (reports/results/dev/versions_h200_extra.txt).
+ * first CUDA tensor (data/results/dev/versions_h200_extra.txt).
  *
  * Why: each runtime needs a driver at least as new as its major release;
  * the driver reports the newest CUDA it supports (cuDriverGetVersion), and

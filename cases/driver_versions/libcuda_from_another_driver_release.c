@@ -23,7 +23,7 @@
  * files that answered.
  *
  * What a PyTorch user sees (recorded on the H200 with the same library path,
- * reports/results/dev/versions_h200_extra.txt): "RuntimeError: The NVIDIA
+ * data/results/dev/versions_h200_extra.txt): "RuntimeError: The NVIDIA
  * driver on your system is too old (found version 12020)" at the first CUDA
  * tensor, and nvidia-smi prints "Failed to initialize NVML: Driver/library
  * version mismatch / NVML library version: 535.261".

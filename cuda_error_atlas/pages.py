@@ -1,0 +1,803 @@
+"""The report's pages, rendered from the model (atlas_matrix.Matrix). Every
+text that comes from a results file or a case goes through e() (or, in the
+matrix's script, into textContent): escaping is done here and only here.
+Links are relative and nothing is loaded from elsewhere: the folder is a
+static site."""
+import collections
+import difflib
+import html
+import json
+import re
+
+from .lessons import SECTIONS, sentence
+from .results import SUCCESS, version_key
+from .matrix import KINDS, MARKS, comparisons, differences, pytorch_cell
+
+SECTION_TITLES = dict(SECTIONS)
+# The harness's own steps, said for a reader.
+STEP_NAMES = {"probe": "probe (is the context still usable?)", "end": "end (how the process ended)"}
+
+
+def e(text):
+    return html.escape("" if text is None else str(text), quote=True)
+
+
+def anchor(name):
+    """The id of a status on status.html (and of anything else named by data)."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "-", str(name))
+
+
+def script_json(data):
+    """JSON safe inside <script type=application/json>."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c").replace(
+        ">", "\\u003e").replace("&", "\\u0026").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+STYLE = """
+*{box-sizing:border-box}
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1d1d1f;background:#fff}
+main{padding:.5em 1.2em 2em;max-width:78em}main.wide{max-width:none}
+nav.top{background:#1f2a36;padding:.5em 1.2em;display:flex;flex-wrap:wrap;gap:.3em 1.2em}
+nav.top a{color:#fff;text-decoration:none;font-weight:600}nav.top a[aria-current]{text-decoration:underline}
+h1{font-size:1.5em;margin:.6em 0 .2em}h2{font-size:1.2em;margin:1.4em 0 .4em;border-bottom:1px solid #ddd}
+h3{font-size:1.02em;margin:1em 0 .3em}a{color:#0b57a4}code,pre,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em}
+pre{background:#f5f6f8;padding:.7em;overflow:auto;border-radius:4px}.sub{color:#555;margin-top:0}
+table{border-collapse:collapse}th,td{border:1px solid #d0d4da;padding:3px 6px;vertical-align:top;text-align:left}
+th{background:#eef1f5}.problems{background:#fff4d6;border:1px solid #d6b656;padding:.4em 1em;margin:.6em 0}
+.problems li{font-size:.9em}.note{color:#555;font-size:.92em}
+.k-ok{background:#f3faf3}.k-error{background:#fff2c2}.k-sticky{background:#ffd0a8}.k-wrong{background:#ffd6e0}
+.k-exit{background:#ffe0cc}.k-crashed{background:#e9d5f5}.k-timeout{background:#e8dccb}.k-skipped{background:#e9ebef;color:#444}
+.k-harness{background:#ffb3b3}.k-unreadable{background:#fff;outline:2px dashed #c00}.k-not-run{background:#f7f7f7;color:#777}
+.k-unreached{background:#fafafa;color:#777}.differs{box-shadow:inset 0 0 0 2px #c00}
+.outcomes td{font-size:.92em}.outcomes td.where{max-width:46em}.swatch{display:inline-block;min-width:5.5em;padding:0 .3em;border:1px solid #ccc;margin-right:.4em;text-align:center}
+.diff .del{background:#ffe5e5}.diff .add{background:#e3f6e3}.diff span{display:block;white-space:pre}
+input[type=search],select{font:inherit;padding:.2em .4em;max-width:100%;min-width:0}
+.filters label{display:flex;gap:.3em;align-items:center;max-width:100%;min-width:0}
+.wrap{overflow-x:auto;max-width:100%}code{overflow-wrap:anywhere}
+.filters{display:flex;flex-wrap:wrap;gap:.5em 1em;align-items:center;margin:.5em 0}
+ul.cases{list-style:none;padding-left:0}ul.cases li{margin:.25em 0}
+table.outcomes tr th:first-child{font-weight:normal}
+@media (max-width:700px){main{padding:.5em .7em}h1,h2,h3{overflow-wrap:anywhere}table.outcomes th,table.outcomes td{max-width:12em;overflow-wrap:anywhere}
+  table.got,table.got tbody,table.got tr,table.got td{display:block}
+  table.got tr:first-child{display:none}table.got tr{margin-bottom:.6em;border:1px solid #d0d4da}table.got td{border:0}}
+"""
+
+MATRIX_STYLE = """
+.intro{position:sticky;left:1.2em;max-width:min(78em, calc(100vw - 2.4em))}
+nav.top{position:sticky;left:0;width:100vw}
+.scroll{border:1px solid #ccc;width:max-content}
+#matrix{font-size:12px;border-collapse:separate;border-spacing:0}
+#matrix td,#matrix th{border:0;border-right:1px solid #d0d4da;border-bottom:1px solid #d0d4da;white-space:nowrap}
+#matrix thead{position:sticky;top:0;z-index:3}
+#matrix thead th{background:#e4e9f0;font-weight:600;text-align:left;white-space:normal;min-width:7em;max-width:16em}
+#matrix thead th span{position:sticky;left:calc(var(--lw, 14em) + 6px)}
+#matrix thead th.corner{position:sticky;left:0;z-index:4;text-align:left;vertical-align:bottom;background:#d9e0ea}
+#matrix tbody th{position:sticky;left:0;z-index:2;background:#fff;font-weight:normal;text-align:left;max-width:28em;
+  overflow:hidden;text-overflow:ellipsis}
+#matrix tbody th .variant{color:#555}#matrix tbody th button{font:inherit;border:1px solid #aaa;background:#f4f4f4;
+  border-radius:3px;padding:0 .35em;margin-right:.35em;cursor:pointer}
+#matrix tbody th.lab{padding-right:.5em}
+#matrix tr.disagree th::after{content:" ◆";color:#b00}
+#matrix td.c{font-family:ui-monospace,Menlo,Consolas,monospace}#matrix td.c a{color:inherit;text-decoration:none}
+#matrix td.c a:hover{text-decoration:underline}
+#matrix .here{border-left:3px solid #0b57a4!important;border-right:3px solid #0b57a4!important}
+#matrix thead th.here{background:#cfe0f5}
+#matrix tr.step th{padding-left:2.2em;color:#444;font-style:italic}#matrix tr.step td{opacity:.95}
+#matrix tr.details td{white-space:pre-wrap;font-size:11px;min-width:13em;max-width:24em;background:#fcfcfd;vertical-align:top}
+#matrix tr.details th{padding-left:2.2em;color:#444}
+table.legend td{font-size:.9em}
+@media (max-width:700px){main{padding:.4em .5em}#matrix{font-size:11px}.intro{left:.5em;max-width:calc(100vw - 1em)}
+  #matrix tbody th{max-width:9.5em;min-width:9.5em;white-space:normal;overflow-wrap:anywhere}
+  #matrix thead th{min-width:5em}
+}
+"""
+
+NAV = [("index.html", "Matrix"), ("atlas.html", "Cases"), ("status.html", "Statuses"), ("changes.html", "What changed"),
+       ("versions.html", "Versions"), ("sticky.html", "What is sticky")]
+
+
+def page(title, body, depth=0, current=None, style="", script="", wide=False):
+    up = "../" * depth
+    nav = "".join('<a href="%s%s"%s>%s</a>' % (up, href, " aria-current=page" if href == current else "", text)
+                  for href, text in NAV)
+    return ("<!doctype html><html lang=en><head><meta charset=utf-8>"
+            "<meta name=viewport content='width=device-width,initial-scale=1,minimum-scale=1'><title>%s</title><style>%s%s</style></head>"
+            "<body><nav class=top>%s</nav><main%s><h1%s>%s</h1>%s</main>%s</body></html>"
+            % (e(title), STYLE, style, nav, " class=wide" if wide else "", " class=intro" if wide else "", e(title), body,
+               "<script>%s</script>" % script if script else ""))
+
+
+def problems_html(problems):
+    if not problems:
+        return ""
+    # a file a newer one of its column replaces is not a problem: said, not alarmed
+    replaced = [p for p in problems if getattr(p, "scope", "file") == "superseded"]
+    note = ("<p class=note>Shown instead of the committed file of the same column: %s.</p>" % "; ".join(
+        "<code>%s</code> (%s)" % (e(p[0]), e(p[1])) for p in replaced)) if replaced else ""
+    problems = [p for p in problems if getattr(p, "scope", "file") != "superseded"]
+    if not problems:
+        return note
+    by_file = collections.OrderedDict()
+    for p in problems:
+        by_file.setdefault(p[0], []).append((p[1], getattr(p, "scope", "file")))
+    items = []
+    for path, reasons in by_file.items():
+        lost = "left out" if any(scope == "file" for _, scope in reasons) else "read, with these parts ignored"
+        items.append("<li><code>%s</code> — %s:<ul>%s</ul></li>" % (
+            e(path), lost, "".join("<li>%s</li>" % e(r) for r, _ in reasons[:20]) +
+            ("<li>and %d more</li>" % (len(reasons) - 20) if len(reasons) > 20 else "")))
+    return note + "<div class=problems role=alert><b>Some results could not be used.</b><ul>%s</ul></div>" % "".join(items)
+
+
+def link_text(text):
+    """Escaped text with its URLs made links."""
+    parts, last = [], 0
+    for match in re.finditer(r"https?://[^\s<>\"')]+[^\s<>\"').,;:]", text):
+        parts.append(e(text[last:match.start()]))
+        parts.append('<a href="%s">%s</a>' % (e(match.group(0)), e(match.group(0))))
+        last = match.end()
+    parts.append(e(text[last:]))
+    return "".join(parts)
+
+
+def paragraphs(text, prefix="", code=""):
+    if prefix and text.startswith(prefix):
+        text = sentence(text[len(prefix):].lstrip(":").lstrip(), code)  # the heading already says it
+    return "".join("<p>%s</p>" % link_text(p) for p in text.split("\n\n") if p.strip())
+
+
+def status_link(name, depth=0, text=None):
+    if not name or name in SUCCESS:
+        return e(text or name or "")
+    return '<a href="%sstatus.html#%s">%s</a>' % ("../" * depth, e(anchor(name)), e(text or name))
+
+
+# ---- the matrix ---------------------------------------------------------------
+
+MATRIX_SCRIPT = r"""
+(function () {
+  var D = JSON.parse(document.getElementById('atlas-data').textContent);
+  var K = D.kinds, body = document.querySelector('#matrix tbody'), loaded = {};
+  function el(tag, cls, text) { var x = document.createElement(tag); if (cls) x.className = cls;
+    if (text != null) x.textContent = text; return x; }
+  function cell(k, col, table) {     // table: the kinds of a steps file; the matrix's own by default
+    var kind = (table || K)[k], td = el('td', 'c k-' + kind[1]);
+    if (kind[0].indexOf('\u2717') >= 0) td.classList.add('differs');
+    if (D.columns[col] && D.columns[col].here) td.classList.add('here');
+    if (kind[2]) { var a = el('a', null, kind[0]); a.href = 'status.html#' + kind[2]; td.appendChild(a); }
+    else td.textContent = kind[0];
+    if (kind[3]) td.title = kind[3];
+    return td;
+  }
+  var rows = [];
+  D.rows.forEach(function (r) {
+    var tr = el('tr', 'v' + (r[3] ? ' disagree' : '')), th = el('th');
+    tr.dataset.family = r[1]; tr.dataset.case = r[0]; tr.dataset.variant = r[2];
+    var button = el('button', null, '\u25b8'); button.type = 'button'; button.title = 'show the steps and details';
+    button.setAttribute('aria-expanded', 'false'); button.className = 'drill';
+    var a = el('a', null, r[0]); a.href = 'case/' + r[0] + '.html';
+    th.appendChild(button); th.appendChild(a); th.appendChild(el('span', 'variant', ' / ' + r[2]));
+    th.title = r[0] + ' / ' + r[2];
+    tr.appendChild(th);
+    var kinds = {}, text = [r[0], r[1], r[2]];
+    r[4].forEach(function (k, i) { tr.appendChild(cell(k, i)); kinds[K[k][1]] = 1; text.push(K[k][0]);
+      if (K[k][0].indexOf('\u2717') >= 0) kinds.differs = 1; if (K[k][0].indexOf('\u0394') >= 0) kinds.changed = 1; });
+    tr.dataset.kinds = Object.keys(kinds).join(' ');
+    tr.dataset.text = text.join(' ').toLowerCase();
+    body.appendChild(tr); rows.push(tr);
+  });
+  function drillRows(tr) { var out = [], n = tr.nextElementSibling;
+    while (n && !n.classList.contains('v')) { out.push(n); n = n.nextElementSibling; } return out; }
+  function render(tr, data) {
+    var v = data.variants[tr.dataset.variant], after = tr, kinds = data.kinds;
+    function add(row) { after.parentNode.insertBefore(row, after.nextSibling); after = row; }
+    v.steps.forEach(function (s) {
+      var row = el('tr', 'step'); row.appendChild(el('th', null, 'step ' + s[0]));
+      s[1].forEach(function (k, i) { row.appendChild(cell(k, i, kinds)); });
+      add(row); });
+    var row = el('tr', 'details'); row.appendChild(el('th', null, 'details'));
+    v.details.forEach(function (d, i) { var td = el('td', null, d); if (D.columns[i] && D.columns[i].here) td.classList.add('here');
+      row.appendChild(td); });
+    add(row);
+    if (!v.steps.length) { var note = el('tr', 'step'); var th = el('th', null, 'no step failed or is named by a rule'); note.appendChild(th); add(note); }
+  }
+  window.atlasSteps = function (name, data) {
+    loaded[name] = data;
+    document.querySelectorAll('#matrix tr.v[data-pending]').forEach(function (tr) {
+      if (tr.dataset.case === name) { tr.removeAttribute('data-pending'); render(tr, data); } });
+  };
+  body.addEventListener('click', function (ev) {
+    var b = ev.target.closest('button.drill'); if (!b) return;
+    var tr = b.closest('tr'), open = b.getAttribute('aria-expanded') === 'true';
+    if (open) { drillRows(tr).forEach(function (r) { r.remove(); }); b.setAttribute('aria-expanded', 'false');
+      b.textContent = '\u25b8'; return; }
+    b.setAttribute('aria-expanded', 'true'); b.textContent = '\u25be';
+    var name = tr.dataset.case;
+    if (loaded[name]) { render(tr, loaded[name]); return; }
+    tr.dataset.pending = '1';
+    var s = document.createElement('script'); s.src = 'steps/' + name + '.js'; document.head.appendChild(s);
+  });
+  var search = document.getElementById('f-search'), family = document.getElementById('f-family'),
+      kind = document.getElementById('f-kind'), disagree = document.getElementById('f-disagree'),
+      variant = document.getElementById('f-variant'),
+      count = document.getElementById('f-count');
+  function filter() {
+    var q = search.value.trim().toLowerCase(), f = family.value, k = kind.value, d = disagree.checked, shown = 0,
+        v = variant.value;
+    rows.forEach(function (tr) {
+      var ok = (!q || tr.dataset.text.indexOf(q) >= 0) && (!f || tr.dataset.family === f) &&
+               (!k || (' ' + tr.dataset.kinds + ' ').indexOf(' ' + k + ' ') >= 0) && (!d || tr.classList.contains('disagree')) && (!v || tr.dataset.variant === v);
+      tr.hidden = !ok; drillRows(tr).forEach(function (r) { r.hidden = !ok; });
+      if (ok) shown++; });
+    count.textContent = 'showing ' + shown + ' of ' + rows.length + ' rows';
+  }
+  function measure() { document.getElementById('matrix').style.setProperty('--lw',
+    document.querySelector('#matrix th.corner').offsetWidth + 'px'); }
+  window.addEventListener('resize', measure); measure();
+  [search, family, kind, disagree, variant].forEach(function (x) { x.addEventListener('input', filter); x.addEventListener('change', filter); });
+  filter();
+})();
+"""
+
+
+class KindTable:
+    """Distinct cells, each stored once: [text, kind, status anchor, title]."""
+
+    def __init__(self):
+        self.index, self.kinds = {}, []
+
+    def __call__(self, cell):
+        key = (cell.text, cell.kind, cell.status and anchor(cell.status), cell.title)
+        if key not in self.index:
+            self.index[key] = len(self.kinds)
+            self.kinds.append([cell.text, cell.kind, anchor(cell.status) if cell.status and cell.status not in SUCCESS else "",
+                               cell.title or ""])
+        return self.index[key]
+
+
+def column_data(column):
+    return {"id": column.id, "label": column.label, "here": column.here, "collected": column.collected,
+            "version": list(version_key(column.environment.get("cudart") if column.environment.get("cudart") != "none"
+                                        else column.environment.get("cudart_header")))}
+
+
+def matrix_data(matrix):
+    kinds = KindTable()
+    rows = [[row.case, row.family, row.variant, 1 if matrix.disagrees(row) else 0,
+             [kinds(c) for c in row.cells + row.mirrors]] for row in matrix.rows]
+    return {"columns": [column_data(c) for c in matrix.columns + matrix.pytorch], "kinds": kinds.kinds, "rows": rows}
+
+
+def steps_script(matrix, case):
+    """steps/<case>.js: the drill-down of a case's rows, loaded on demand."""
+    kinds = KindTable()
+    variants = {}
+    for variant in ("fixed", "broken"):
+        steps = [[STEP_NAMES.get(s.step, s.step), [kinds(c) for c in s.cells]] for s in matrix.step_rows(case, variant)]
+        details = []
+        for column in matrix.columns + matrix.pytorch:
+            cell = matrix.cell(column, case, variant)
+            details.append("\n".join("%s: %s" % (k, v) for k, v in cell.details) or cell.value)
+        variants[variant] = {"steps": steps, "details": details}
+    return "atlasSteps(%s, %s);\n" % (script_json(case), script_json({"kinds": kinds.kinds, "variants": variants}))
+
+
+def header_html(matrix):
+    columns = matrix.columns + matrix.pytorch
+    levels = []
+    for level in range(4):
+        cells, previous = [], None
+        for column in columns:
+            key = (column.here, column.kind) + column.heading[:level + 1]
+            if key == previous:
+                cells[-1][1] += 1
+            else:
+                text = column.heading[level]
+                if level == 0 and column.here:
+                    text = "▶ this machine: " + text
+                cells.append([text, 1, column])
+            previous = key
+        row = "".join('<th colspan=%d%s%s>%s</th>' % (
+            span, " class=here" if column.here else "",
+            " title='%s'" % e(column.label + "\n" + column.path) if level == 3 else "", "<span>%s</span>" % e(text))
+            for text, span, column in cells)
+        corner = ('<th class=corner rowspan=4 scope=col>case / variant<br><small>▸ opens the steps · ◆ GPUs disagree</small></th>'
+                  if level == 0 else "")
+        levels.append("<tr>%s%s</tr>" % (corner, row))
+    return "<thead>%s</thead>" % "".join(levels)
+
+
+def legend_html():
+    rows = "".join("<tr><td class='c k-%s'><span class=mono>%s</span></td><td>%s</td></tr>" % (
+        kind, e(symbol or "STATUS"), e(meaning)) for kind, symbol, meaning in KINDS)
+    rows += "".join("<tr><td><span class=mono>%s</span></td><td>%s</td></tr>" % (e(symbol), e(meaning)) for symbol, meaning in MARKS)
+    key = ("<p class=note><b>Key:</b> <code>ok</code> no error · <code>STATUS</code> the first error · <code>@sync</code> / "
+           "<code>@query</code> it surfaced later · <code>†</code> context lost · <code>☠</code> killed by a signal · "
+           "<code>≠</code> wrong result · <code>–</code> not run · <code>✗</code> differs from the rules · "
+           "<code>Δ</code> changed by a partial run.</p>")
+    return key + ("<details class=legend><summary>How to read a cell (the full legend)</summary><table class=legend>%s</table>"
+            "<p class=note>A status is shown by its short name (<code>IllegalAddress</code> is "
+            "<code>cudaErrorIllegalAddress</code>, <code>INVALID_VALUE</code> is <code>CUBLAS_STATUS_INVALID_VALUE</code>); "
+            "it links to every case that produces it. A case name links to its lesson.</p></details>" % rows)
+
+
+def matrix_html(matrix, problems):
+    data = matrix_data(matrix)
+    families = sorted(set(matrix.family.values()))
+    here = [c for c in matrix.columns if c.here]
+    options = "".join("<option value='%s'>%s</option>" % (e(kind), e(symbol + " " + kind if symbol and symbol != kind else kind))
+                      for kind, symbol, _ in KINDS if kind != "unreached")
+    intro = ("<p>%d cases, each a fixed and a broken variant, in %d environments (%d with a GPU)%s. A row is one variant; "
+             "a cell is what that environment returned: the first error, where it surfaced, whether the context "
+             "survived. Read across a row to see where an outcome changes; open a row (▸) for its steps.%s</p>" % (
+                 len(matrix.case_names), len(matrix.columns), sum(1 for c in matrix.columns if c.has_device),
+                 ", with the PyTorch mirrors" if matrix.pytorch else "",
+                 " The first column%s, marked ▶, %s this machine's run." % (
+                     "s" if len(here) > 1 else "", "are" if len(here) > 1 else "is") if here else ""))
+    filters = ("<div class=filters role=search><input type=search id=f-search placeholder='search cases and statuses' "
+               "aria-label='search cases and statuses'>"
+               "<select id=f-variant aria-label=variant><option value=''>both variants</option>"
+               "<option value=broken>broken only</option><option value=fixed>fixed only</option></select>"
+               "<select id=f-family aria-label=family><option value=''>every family</option>%s</select>"
+               "<select id=f-kind aria-label=outcome><option value=''>any outcome</option>%s"
+               "<option value=differs>✗ differs from its rules</option><option value=changed>Δ changed by a partial run</option>"
+               "</select><label><input type=checkbox id=f-disagree> ◆ only where GPU environments disagree</label>"
+               "<span id=f-count class=note></span></div>") % (
+        "".join("<option>%s</option>" % e(f) for f in families), options)
+    body = ("<div class=intro>%s%s%s%s</div><noscript><p>The table needs JavaScript; <a href=matrix.md>matrix.md</a> and "
+            "<a href=matrix.csv>matrix.csv</a> have the same.</p></noscript>"
+            "<div class=scroll id=scroll><table id=matrix>%s<tbody></tbody></table></div>"
+            "<p class='note intro'>Also as <a href=matrix.md>Markdown</a>, <a href=matrix.csv>CSV</a> (with the steps) and "
+            "<a href=matrix.json>JSON</a>.</p>"
+            "<script type=application/json id=atlas-data>%s</script>") % (
+        problems_html(problems), intro, legend_html(), filters, header_html(matrix), script_json(data))
+    return page("cuda-error-atlas: what each mistake returns, everywhere", body, current="index.html",
+                style=MATRIX_STYLE, script=MATRIX_SCRIPT, wide=True)
+
+
+# ---- case pages ---------------------------------------------------------------
+
+def where_lines(columns, all_columns):
+    """The environments a list names, every label part kept, grouped by GPU
+    and driver, then runtime: ["H100 · driver 580: cudart 13.0 · cuBLAS 13.1.0
+    (default, launch_blocking); cudart 12.4 · cuBLAS 12.4.5 (default)", ...]."""
+    gpu = [c for c in all_columns if c.has_device]
+    nodriver = [c for c in all_columns if not c.has_device]
+    ids = set(map(id, columns))
+    if ids == set(map(id, all_columns)) and len(columns) > 1:
+        return ["every environment (%d)" % len(columns)]
+    lines = []
+    if gpu and set(map(id, gpu)) <= ids and len(gpu) > 1:
+        lines.append("every GPU environment (%d)" % len(gpu))
+        columns = [c for c in columns if not c.has_device]
+    if nodriver and set(map(id, nodriver)) <= ids and len(nodriver) > 1:
+        lines.append("every environment without a driver (%d)" % len(nodriver))
+        columns = [c for c in columns if c.has_device]
+    groups = collections.OrderedDict()
+    for c in columns:
+        gpu_driver = " · ".join(x for x in c.heading[:2] if x != "no driver") if c.has_device else c.heading[0]
+        groups.setdefault(gpu_driver, collections.OrderedDict()).setdefault(c.heading[2], []).append(c.heading[3])
+    for head, stacks in groups.items():
+        lines.append("%s: %s" % (head, "; ".join("%s (%s)" % (stack, ", ".join(modes)) for stack, modes in stacks.items())))
+    return lines
+
+
+def where_text(columns, all_columns):
+    return "; ".join(where_lines(columns, all_columns))
+
+
+def where_html(columns, all_columns):
+    return "<br>".join(e(line) for line in where_lines(columns, all_columns))
+
+
+def outcome_sentence(cell, depth):
+    """A cell, said in words, with its status linked."""
+    if cell.kind in ("error", "sticky"):
+        value = cell.value.lstrip("✗≈Δ ")
+        where = "at a later synchronize" if "@sync" in value else "at a later query" if "@query" in value else "at the call"
+        context = "the context is lost (sticky)" if cell.kind == "sticky" else "the context stays usable"
+        return "%s %s; %s" % (status_link(cell.status, depth), where, context)
+    if cell.kind == "crashed":
+        return "the process dies: %s" % status_link(cell.status, depth, cell.status.replace("signal:", ""))
+    if cell.kind == "wrong":
+        return "no error, but a %s" % status_link("result_wrong", depth, "wrong result")
+    if cell.kind == "timeout":
+        return "the process hangs until its %s" % status_link("timeout", depth, "time limit")
+    if cell.kind == "ok":
+        return "no error (every call succeeds, exit 0)"
+    if cell.kind == "skipped":
+        reason = dict(cell.details).get("skipped because")
+        return "skipped%s" % (": " + e(reason) if reason else "")
+    if cell.kind == "exit":
+        return "the process exits with %s" % e(cell.value.replace("exit ", "code ").lstrip("✗ "))
+    return e(cell.value)
+
+
+def outcomes_html(matrix, case, variant, depth):
+    groups = matrix.outcomes(case, variant)
+    if not groups:
+        return None
+    rows = []
+    # "every GPU environment" means every one that ran the variant: a column
+    # that skipped it (a runtime column without cuBLAS) is not counted against it
+    ran = [c for c in matrix.columns if matrix.cell(c, case, variant).kind not in ("skipped", "not-run")]
+    split = []
+    for cell, columns in groups:
+        if cell.kind != "skipped":
+            split.append((cell, columns, outcome_sentence(cell, depth)))
+            continue
+        # one row per reason a variant did not run (the version a reason names is the column's own)
+        by_reason = collections.OrderedDict()
+        for column in columns:
+            reason = dict(matrix.cell(column, case, variant).details).get("skipped because") or ""
+            by_reason.setdefault(re.sub(r"\b\d+(?:\.\d+)+\b", "…", reason) if len(columns) > 1 else reason, []).append(column)
+        for reason, some in by_reason.items():
+            exact = dict(matrix.cell(some[0], case, variant).details).get("skipped because") or ""
+            shown = exact if len(some) == 1 else reason
+            split.append((cell, some, "skipped%s" % (": " + e(shown) if shown else "")))
+    for cell, columns, said in split:
+        mark = " <span class=note>(✗ differs from its rules)</span>" if cell.value.startswith("✗") else ""
+        everywhere = matrix.columns if cell.kind == "skipped" else ran
+        rows.append("<tr><td class='k-%s'><span class=mono>%s</span></td><td>%s%s</td><td class=where>%s</td></tr>" % (
+            e(cell.kind), e(cell.value.lstrip("Δ ")), said, mark, where_html(columns, everywhere)))
+    return ("<div class=wrap><table class='outcomes got'><tr><th>cell</th><th>what the program sees</th><th>where it was recorded</th>"
+            "</tr>%s</table></div>" % "".join(rows))
+
+
+def pytorch_html(matrix, case, depth):
+    recorded = [(column, matrix.run(column, case.name, "broken"), matrix.run(column, case.name, "fixed"))
+                for column in matrix.pytorch]
+    recorded = [r for r in recorded if r[1] or r[2]]
+    if not recorded:
+        return "<p><i>No PyTorch mirror recorded.</i></p>%s" % paragraphs(case.sections.get("pytorch", ""),
+                                                                          SECTION_TITLES["pytorch"])
+    parts = []
+    for column, broken, fixed in recorded:
+        raised = (broken or {}).get("exception")
+        parts.append("<p><b>%s</b>: the broken program %s</p>%s<p class=note>The fixed one: %s.</p>" % (
+            e(column.label), "raises" if raised else "raises nothing",
+            "<pre style='white-space:pre-wrap'>%s</pre>" % e("%s: %s" % (raised, broken.get("message"))) if raised else "",
+            e(pytorch_cell(fixed).value)))
+    if case.mirror_path:
+        parts.append("<details><summary>the mirror, <code>%s</code></summary><pre>%s</pre></details>"
+                     % (e(case.mirror_path), e(case.mirror_source)))
+    return "".join(parts)
+
+
+def source_html(case):
+    marks = {number: variant for variant, (number, _) in case.variant_lines().items()}
+    lines = []
+    header_end = case.source.find("*/")
+    first = case.source[:header_end].count("\n") + 2 if header_end >= 0 else 1  # the lesson is shown above
+    for number, text in enumerate(case.source.splitlines(), 1):
+        if number < first:
+            continue
+        if number in marks:
+            lines.append('<mark>%s</mark>   ← the %s variant' % (e(text), marks[number]))
+        else:
+            lines.append(e(text))
+    return "<pre>%s</pre>" % "\n".join(lines)
+
+
+_DIFFS = {}
+
+
+def fix_diff_html(case):
+    bodies = case.variant_bodies()
+    if set(bodies) != {"fixed", "broken"}:
+        return ""
+    key = (case.source_path, tuple(bodies["broken"]), tuple(bodies["fixed"]))
+    if key not in _DIFFS:
+        a, b = bodies["broken"], bodies["fixed"]
+        out = []
+        for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+            if op == "equal":
+                out += ["<span>  %s</span>" % e(line) for line in a[i1:i2]]
+                continue
+            out += ["<span class=del>− %s</span>" % e(line) for line in a[i1:i2]]
+            out += ["<span class=add>+ %s</span>" % e(line) for line in b[j1:j2]]
+        _DIFFS[key] = ("<p class=note>The broken variant (−) and the fixed one (+), from <code>%s</code>:</p>"
+                       "<pre class=diff>%s</pre>" % (e(case.source_path), "".join(out)))
+    return _DIFFS[key]
+
+
+def broken_statuses(matrix):
+    """{status: [cases whose broken variant returns it somewhere]}, computed once per matrix."""
+    if not hasattr(matrix, "_broken_statuses"):
+        index = collections.defaultdict(list)
+        for name in matrix.case_names:
+            for cell, _ in matrix.outcomes(name, "broken", gpu_columns(matrix)):
+                if cell.status and name not in index[cell.status]:
+                    index[cell.status].append(name)
+        matrix._broken_statuses = index
+    return matrix._broken_statuses
+
+
+def gpu_columns(matrix):
+    """Where a mistake's own status shows (without a driver every case fails alike)."""
+    return [c for c in matrix.columns if c.has_device] or matrix.columns
+
+
+def related_html(matrix, case, depth):
+    mine = {cell.status for cell, _ in matrix.outcomes(case.name, "broken", gpu_columns(matrix)) if cell.status}
+    family = [n for n in matrix.case_names if matrix.family.get(n) == case.family and n != case.name]
+    by_status = broken_statuses(matrix)
+    same_status = collections.OrderedDict()
+    for status in sorted(mine):
+        for name in by_status.get(status, ()):
+            if name != case.name and name not in family:
+                same_status.setdefault(name, []).append(status)
+    same_status = list(same_status.items())
+    def item(name, extra=""):
+        title = matrix.cases[name].human_title if name in matrix.cases else name
+        return "<li><a href='%s.html'>%s</a> <code>%s</code>%s</li>" % (e(name), e(title), e(name), extra)
+    parts = []
+    if mine:
+        parts.append("<p>The broken variant's statuses on a GPU: %s.</p>" % ", ".join(status_link(s, depth) for s in sorted(mine)))
+    if family:
+        parts.append("<h3>The same family (%s)</h3><ul class=cases>%s</ul>" % (e(case.family), "".join(item(n) for n in family)))
+    if same_status:
+        parts.append("<h3>Other mistakes with the same status</h3><ul class=cases>%s</ul>" % "".join(
+            item(n, " — " + ", ".join(status_link(s, depth) for s in shared)) for n, shared in same_status[:12]))
+    return "".join(parts)
+
+
+def what_you_get_html(matrix, case, depth=1):
+    """From the recorded results, never from prose: what each variant came to
+    in each environment."""
+    broken = outcomes_html(matrix, case.name, "broken", depth)
+    fixed = outcomes_html(matrix, case.name, "fixed", depth)
+    gpu_runs = any(matrix.run(c, case.name, v) for c in matrix.columns if c.has_device for v in ("fixed", "broken"))
+    parts = []
+    if not gpu_runs:
+        parts.append("<p><b>Not yet run on a GPU.</b>%s</p>" % (
+            " Only the outcome without a driver is recorded." if broken or fixed else " No environment has recorded it yet."))
+    if broken:
+        parts.append("<h3>The broken variant</h3>" + broken)
+    if fixed:
+        parts.append("<h3>The fixed variant</h3>" + fixed)
+    return "".join(parts)
+
+
+class Unwritten:
+    """A case the results name but this checkout has no source for: its page
+    shows what was recorded, so that every link to it leads somewhere."""
+
+    def __init__(self, name, family):
+        self.name, self.family = name, family
+        self.source_path = "cases/%s/%s.c" % (family or "?", name)
+        self.human_title = name.replace("_", " ")
+        self.sections, self.markers, self.mirror_path, self.mirror_source, self.source = {}, [], None, None, ""
+
+    def variant_bodies(self):
+        return {}
+
+
+def case_page(matrix, case):
+    depth = 1
+    if case is None or isinstance(case, str):
+        case = Unwritten(case, matrix.family.get(case, ""))
+    sections = case.sections
+    def section(key, heading=None):
+        if key not in sections:
+            return ""
+        return "<h2>%s</h2>%s" % (e(heading or SECTION_TITLES[key]), paragraphs(sections[key], SECTION_TITLES[key], case.source))
+    steps = []
+    for variant in ("broken", "fixed"):
+        rows = matrix.step_rows(case.name, variant)
+        if rows:
+            head = "".join("<th>%s</th>" % e(STEP_NAMES.get(r.step, r.step)) for r in rows)
+            body = "".join("<tr><th>%s</th>%s</tr>" % (e(column.label), "".join(
+                "<td class='k-%s%s'>%s</td>" % (e(r.cells[i].kind), " differs" if r.cells[i].value.startswith("✗") else "",
+                                                status_link(r.cells[i].status, depth, r.cells[i].value) if r.cells[i].status else e(r.cells[i].value))
+                for r in rows)) for i, column in enumerate(matrix.columns))
+            steps.append("<h3>%s variant</h3><div style='overflow:auto'><table class=outcomes><tr><th>environment</th>%s</tr>%s</table></div>"
+                         % (variant.capitalize(), head, body))
+    body = "".join([
+        "<p class=sub><code>%s</code> · family <a href='../atlas.html#%s'>%s</a> · <code>%s</code> · "
+        "<a href='../index.html'>in the matrix</a></p>" % (e(case.name), e(anchor(case.family)), e(case.family), e(case.source_path)),
+        section("mistake"),
+        "<h2>What you get</h2>", what_you_get_html(matrix, case, depth),
+        "<h3>PyTorch, for the same mistake</h3>", pytorch_html(matrix, case, depth),
+        "<details><summary>The lesson's own account</summary>%s</details>" % paragraphs(sections.get("sees", ""), SECTION_TITLES["sees"])
+        if "sees" in sections else "",
+        section("why"),
+        "<h2>The fix</h2>%s%s" % (paragraphs(sections.get("fix", ""), SECTION_TITLES["fix"]), fix_diff_html(case)),
+        "<h2>Step by step</h2><details><summary>every recorded step, in every environment</summary>%s</details>"
+        % ("".join(steps) or "<p>No step failed or is named by a rule.</p>"),
+        "<h2>Related</h2>", related_html(matrix, case, depth),
+        section("references"),
+        "<p class=note>%s</p>" % e(" ".join(case.markers)) if case.markers else "",
+        "<details><summary>The source</summary>%s</details>" % source_html(case) if case.source else
+        "<p><b>No lesson:</b> this checkout has no <code>%s</code>; the results above are what was recorded.</p>"
+        % e(case.source_path),
+    ])
+    return page(case.human_title, body, depth=depth)
+
+
+def headline(matrix, name):
+    """The broken variant's most common GPU outcome, as a cell."""
+    columns = [c for c in matrix.columns if c.has_device] or matrix.columns
+    groups = matrix.outcomes(name, "broken", columns)
+    if not groups:
+        return None
+    return max(groups, key=lambda g: len(g[1]))[0]
+
+
+INDEX_SCRIPT = r"""
+(function () {
+  var q = document.getElementById('q');
+  q.addEventListener('input', function () {
+    var t = q.value.trim().toLowerCase();
+    document.querySelectorAll('section.family').forEach(function (s) {
+      var any = false;
+      s.querySelectorAll('li').forEach(function (li) {
+        var ok = !t || li.textContent.toLowerCase().indexOf(t) >= 0; li.hidden = !ok; any = any || ok; });
+      s.hidden = !any; });
+  });
+})();
+"""
+
+
+def atlas_index(matrix):
+    by_family = collections.defaultdict(list)
+    for name in matrix.case_names:
+        by_family[matrix.family[name]].append(name)
+    parts = []
+    for family in sorted(by_family):
+        items = []
+        for n in by_family[family]:
+            title = matrix.cases[n].human_title if n in matrix.cases else n
+            cell = headline(matrix, n)
+            got = " — %s" % outcome_sentence(cell, 0) if cell else " — <i>not yet run</i>"
+            href = "case/%s.html" % n
+            items.append("<li><a href='%s'>%s</a> <code class=note>%s</code>%s</li>" % (e(href), e(title), e(n), got))
+        parts.append("<section class=family id='%s'><h2>%s <span class=note>(%d)</span></h2><ul class=cases>%s</ul></section>"
+                     % (e(anchor(family)), e(family), len(by_family[family]), "".join(items)))
+    intro = ("<p>Every mistake in the atlas, by family, with what its broken variant returns on most GPUs. "
+             "Each links to its lesson: the mistake, what you get in every environment, why, and the fix.</p>"
+             "<p><input type=search id=q placeholder='search: a case, a status, a word' aria-label='search the cases' "
+             "style='width:28em'></p><p class=note>Families: %s</p>" % " · ".join(
+                 "<a href='#%s'>%s</a> (%d)" % (e(anchor(f)), e(f), len(by_family[f])) for f in sorted(by_family)))
+    return page("The atlas: every case", intro + "".join(parts), current="atlas.html", script=INDEX_SCRIPT)
+
+
+# ---- statuses -----------------------------------------------------------------
+
+def statuses(matrix):
+    """{status name: [(case, variant, step, surfaced, [columns])]} for every
+    non-success status any environment recorded."""
+    seen = collections.defaultdict(lambda: collections.defaultdict(list))
+    for column in matrix.columns:
+        for run in column.runs:
+            for record in run.get("steps") or []:
+                if record.get("name") not in SUCCESS and not record.get("success"):
+                    key = (run["case"], run["variant"], record["step"], record.get("surfaced") or "call")
+                    if column not in seen[record["name"]][key]:
+                        seen[record["name"]][key].append(column)
+            end = run.get("end") or {}
+            if end.get("kind") in ("signal", "timeout"):
+                key = (run["case"], run["variant"], "end", "process")
+                if column not in seen[end["outcome"]][key]:
+                    seen[end["outcome"]][key].append(column)
+    return {name: [k + (v,) for k, v in places.items()] for name, places in seen.items()}
+
+
+def status_index(matrix, status_table):
+    texts = {name: text for _, _, name, text in status_table}
+    codes = {name: code for _, code, name, _ in status_table}
+    found = statuses(matrix)
+    parts, toc = [], []
+    for name in sorted(found, key=lambda n: (n.startswith("signal") or n in ("timeout", "result_wrong"), n.lower())):
+        places = found[name]
+        toc.append('<a href="#%s">%s</a>' % (e(anchor(name)), e(name)))
+        rows = []
+        for case, variant, step, surfaced, columns in sorted(places, key=lambda p: (p[1] != "broken", p[0], p[2])):
+            fix = matrix.cases[case].sections.get("fix", "") if case in matrix.cases else ""
+            title = matrix.cases[case].human_title if case in matrix.cases else case
+            rows.append("<tr><td><a href='case/%s.html'>%s</a><br><code class=note>%s</code></td><td>%s</td><td>%s</td>"
+                        "<td>%s</td><td class=where>%s</td><td>%s</td></tr>" % (
+                            e(case), e(title), e(case), e(variant), e(step), e(surfaced),
+                            where_html(columns, matrix.columns), e(fix.replace("The fix:", "").strip()[:300])))
+        what = texts.get(name) or {"result_wrong": "every call succeeded but the result was wrong",
+                                   "timeout": "the process ran past its time limit and was killed"}.get(
+            name, "the process was killed by %s" % name.replace("signal:", "") if name.startswith("signal:") else "")
+        parts.append("<section id='%s'><h2>%s%s</h2><p><i>%s</i></p><div style='overflow:auto'><table class=outcomes>"
+                     "<tr><th>case</th><th>variant</th><th>step</th><th>surfaced at</th><th>where recorded</th>"
+                     "<th>the fix</th></tr>%s</table></div></section>"
+                     % (e(anchor(name)), e(name), " <span class=note>(%s)</span>" % codes[name] if name in codes else "",
+                        e(what), "".join(rows)))
+    intro = ("<p>Every status, signal and wrong result any environment recorded, the mistakes that produce it, where "
+             "it surfaced, and their fixes. A broken variant's row comes first.</p>")
+    return page("Every status, and the mistakes that produce it", intro + "<p>%s</p>%s" % (" · ".join(toc), "".join(parts)),
+                current="status.html")
+
+
+# ---- what changed -------------------------------------------------------------
+
+CHANGES_SCRIPT = r"""
+(function () {
+  var D = JSON.parse(document.getElementById('atlas-data').textContent), K = D.kinds;
+  var a = document.getElementById('pick-a'), b = document.getElementById('pick-b'), out = document.getElementById('picked');
+  function el(tag, text) { var x = document.createElement(tag); if (text != null) x.textContent = text; return x; }
+  function older(x, y) {
+    var cx = D.columns[x], cy = D.columns[y];
+    if (cx.collected && cy.collected && cx.collected !== cy.collected) return cx.collected < cy.collected ? x : y;
+    return null;
+  }
+  function run() {
+    var x = +a.value, y = +b.value; out.textContent = '';
+    var o = older(x, y);
+    out.appendChild(el('p', o === null ? 'Both runs were collected at the same time, or the dates are unknown.' :
+      'The older run: ' + D.columns[o].label + ' (collected ' + D.columns[o].collected + ').'));
+    var t = document.createElement('table'), h = el('tr');
+    ['case / variant', D.columns[x].label, D.columns[y].label].forEach(function (s) { h.appendChild(el('th', s)); });
+    t.appendChild(h); var n = 0;
+    D.rows.forEach(function (r) {
+      var p = K[r[4][x]], q = K[r[4][y]];
+      if (p[0].replace(/^\u0394 /, '') === q[0].replace(/^\u0394 /, '')) return;
+      var tr = el('tr'), th = el('th'), link = el('a', r[0]); link.href = 'case/' + r[0] + '.html';
+      th.appendChild(link); th.appendChild(el('span', ' / ' + r[2])); tr.appendChild(th);
+      [p, q].forEach(function (k) { var td = el('td', k[0]); td.className = 'k-' + k[1]; tr.appendChild(td); });
+      t.appendChild(tr); n++; });
+    out.appendChild(el('p', n + ' variants differ (the steps: cuda-atlas report diff X Y).'));
+    out.appendChild(t);
+  }
+  a.addEventListener('change', run); b.addEventListener('change', run); run();
+})();
+"""
+
+
+def _side(column, other, kind):
+    notes = []
+    if kind == "version":
+        notes.append("older runtime" if version_key(column.environment.get("cudart")) < version_key(other.environment.get("cudart"))
+                     else "newer runtime")
+    if column.collected and other.collected and column.collected != other.collected:
+        notes.append("older run" if column.collected < other.collected else "newer run")
+    return "%s%s" % (e(column.label), " <span class=note>(%s)</span>" % e(", ".join(notes)) if notes else "")
+
+
+def changes_html(matrix, pairs=None):
+    pairs = comparisons(matrix) if pairs is None else pairs
+    titles = {"mode": "Run modes: the same GPU and runtime", "version": "Runtime versions: the same GPU and mode, older → newer",
+              "gpu": "GPUs: the same runtime and mode"}
+    sections = collections.OrderedDict((k, []) for k in titles)
+    for kind, left, right, why in pairs:
+        changed = differences(matrix, left, right)
+        rows = "".join("<tr><th>%s</th><td class='k-%s'>%s</td><td class='k-%s'>%s</td></tr>" % (
+            ("<a href='case/%s.html'>%s</a> / %s" % (e(row.case), e(row.case), e(row.variant)) if row.step is None else
+             "<span class=note>&nbsp;&nbsp;· step %s</span>" % e(STEP_NAMES.get(row.step, row.step))),
+            e(a.kind), e(a.text), e(b.kind), e(b.text)) for row, a, b in changed)
+        sections[kind].append("<details%s><summary><b>%s → %s</b>: %d rows differ <span class=note>(%s)</span></summary>%s</details>" % (
+            " open" if 0 < len(changed) <= 40 else "",
+            e(left.heading[3] if kind == "mode" else left.environment.get("cudart") if kind == "version" else left.heading[0]),
+            e(right.heading[3] if kind == "mode" else right.environment.get("cudart") if kind == "version" else right.heading[0]),
+            len(changed), e(why),
+            "<div style='overflow:auto'><table class=outcomes><tr><th>case / variant / step</th><th>%s</th><th>%s</th></tr>%s</table></div>"
+            % (_side(left, right, kind), _side(right, left, kind), rows) if changed else ""))
+    overlays = []
+    for column in matrix.columns:
+        for (case, variant), (old, new) in sorted(column.overlay.items()):
+            cell = matrix.cell(column, case, variant)
+            overlays.append("<tr><th><a href='case/%s.html'>%s</a> / %s</th><td>%s</td><td>%s</td><td>%s</td></tr>" % (
+                e(case), e(case), e(variant), e(column.label), e(cell.changed[0].value if cell.changed and cell.changed[0] else "not run"),
+                e(cell.value)))
+    columns = matrix.columns + matrix.pytorch
+    options = "".join("<option value=%d%s>%s</option>" % (i, "", e(c.label)) for i, c in enumerate(columns))
+    picker = ("<h2 id=pick>Any two columns</h2><div class=filters><label>left <select id=pick-a style='width:40em'>%s</select></label>"
+              "<label>right <select id=pick-b style='width:40em'>%s</select></label></div><div id=picked style='overflow:auto'></div>"
+              "<script type=application/json id=atlas-data>%s</script>") % (
+        options, options.replace("value=1>", "value=1 selected>", 1) if len(columns) > 1 else options, script_json(matrix_data(matrix)))
+    body = ["<p>What differs between environments that differ in one thing. Each table lists the variants (and "
+            "their steps) whose outcome changed; for versions the older runtime is on the left. From a shell: "
+            "<code>cuda-atlas report diff X Y</code>.</p>"]
+    if overlays:
+        body.append("<h2>Changed by a partial run</h2><p class=note>A filtered run (ctest -R/-L) laid over the complete "
+                    "run of its environment.</p><div class=wrap><table class=outcomes><tr><th>case / variant</th><th>environment</th>"
+                    "<th>complete run (old)</th><th>partial run (new)</th></tr>%s</table></div>" % "".join(overlays))
+    for kind, parts in sections.items():
+        if parts:
+            body.append("<h2>%s</h2>%s" % (e(titles[kind]), "".join(parts)))
+    body.append(picker)
+    return page("What changed between environments", "".join(body), current="changes.html", script=CHANGES_SCRIPT)
