@@ -44,7 +44,7 @@ import time
 
 
 from .results import ROOT, default_results_paths
-from .explain import CAUSE, Corpus, RealWorld, _normalize, _similar, explain, load_corpus
+from .explainer import CAUSE, Corpus, RealWorld, _normalize, _similar, explain, load_corpus
 
 ROWS = os.path.join(ROOT, "data", "real_world", "reports.tsv")
 

@@ -7,7 +7,7 @@ import sys
 
 # name -> (module, what it does). Kept in the order a newcomer meets them.
 COMMANDS = {
-    "explain": ("explain", "which mistake reproduces an error message you paste"),
+    "explain": ("explainer", "which mistake reproduces an error message you paste"),
     "status": ("api", "what a status means, which mistakes produce it, whether it is sticky"),
     "sticky": ("api", "whether a status leaves the context, other devices and new handles usable"),
     "report": ("report", "the compatibility matrix, the atlas and what changed (build, diff, lessons)"),

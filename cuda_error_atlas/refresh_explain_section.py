@@ -13,14 +13,14 @@ import shlex
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-SECTION = os.path.join(HERE, "EXPLAIN_README_SECTION.md")
-COMMAND = re.compile(r"^(?P<indent>\s+)\$ python3 reports/atlas\.py explain (?P<args>.*)$")
+from .results import ROOT
+
+SECTION = os.path.join(ROOT, "docs", "explain_section.md")
+COMMAND = re.compile(r"^(?P<indent>\s+)\$ cuda-atlas explain (?P<args>.*)$")
 
 
 def run(args, root=ROOT):
-    done = subprocess.run([sys.executable, os.path.join(root, "reports", "atlas.py"), "explain"] + args,
+    done = subprocess.run([sys.executable, "-m", "cuda_error_atlas", "explain"] + args,
                           capture_output=True, text=True, cwd=root)
     return done.stdout.rstrip("\n").split("\n") + ["rc=%d" % done.returncode]
 

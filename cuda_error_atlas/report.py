@@ -25,7 +25,7 @@ from .lessons import load_cases
 from .statuses import load_status_table
 from .matrix import Matrix, differences, matrix_csv, matrix_json, matrix_markdown, stale_lessons
 from .pages import atlas_index, case_page, changes_html, matrix_html, status_index, steps_script
-from . import explain
+from . import explainer as explain
 from . import versions as atlas_versions
 
 

@@ -1,9 +1,9 @@
 """Fuzz the results loader and the report with mutated committed results
 files: a mutation may make a run unreadable or a field ignored, never an
-exception. Crashing inputs are saved in reports/tests/fuzz_cases/ (where the
+exception. Crashing inputs are saved in tests/fuzz_cases/ (where the
 tests replay them for good).
 
-    python3 reports/tests/fuzz_results.py --seconds 600 [--seed N]
+    python3 tests/fuzz_results.py --seconds 600 [--seed N]
 """
 import argparse
 import copy
@@ -20,7 +20,7 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from cuda_error_atlas.results import ROOT, load_results  # noqa: E402
+from cuda_error_atlas.results import ROOT, default_results_paths, load_results, read_bytes  # noqa: E402
 from cuda_error_atlas.lessons import load_cases  # noqa: E402
 from cuda_error_atlas.matrix import Matrix, matrix_csv, matrix_json, matrix_markdown  # noqa: E402
 from cuda_error_atlas.pages import case_page, changes_html, matrix_html, status_index, steps_script  # noqa: E402
@@ -72,9 +72,8 @@ def weird(rng):
 
 
 def sample(rng):
-    paths = sorted(glob.glob(os.path.join(ROOT, "data", "results", "*.json")))
-    with open(rng.choice(paths), encoding="utf-8") as f:
-        data = json.load(f)
+    paths = default_results_paths()
+    data = json.loads(read_bytes(rng.choice(paths)).decode("utf-8"))
     data["runs"] = rng.sample(data["runs"], min(6, len(data["runs"])))
     if rng.random() < 0.3:
         data["coverage"] = {"registered": 166, "ran": 6, "complete": rng.random() < 0.5, "not_run": []}

@@ -18,9 +18,9 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 from cuda_error_atlas import report as atlas  # noqa: E402
 from cuda_error_atlas import benchmark_explain  # noqa: E402
-from cuda_error_atlas import explain  # noqa: E402
+from cuda_error_atlas import explainer as explain  # noqa: E402
 from cuda_error_atlas.results import ROOT, default_results_paths  # noqa: E402
-from cuda_error_atlas.explain import CAUSE, Corpus  # noqa: E402
+from cuda_error_atlas.explainer import CAUSE, Corpus  # noqa: E402
 from cuda_error_atlas.statuses import recognise, wrappers  # noqa: E402
 from cuda_error_atlas import statuses as explain_status  # noqa: E402
 
@@ -453,9 +453,6 @@ class SmallTree(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.root = tempfile.mkdtemp(prefix="atlas-explain-")
-        for path in glob.glob(os.path.join(ROOT, "reports", "error_strings_*.tsv")):
-            os.makedirs(os.path.join(cls.root, "reports"), exist_ok=True)
-            shutil.copy(path, os.path.join(cls.root, "reports"))
         shutil.copytree(os.path.join(ROOT, "data", "status_names"), os.path.join(cls.root, "data", "status_names"))
         os.makedirs(os.path.join(cls.root, "cases", "streams"))
         os.makedirs(os.path.join(cls.root, "expected"))
@@ -563,11 +560,8 @@ class RealWorldTies(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.root = tempfile.mkdtemp(prefix="atlas-ties-")
-        for path in glob.glob(os.path.join(ROOT, "reports", "error_strings_*.tsv")):
-            os.makedirs(os.path.join(cls.root, "reports"), exist_ok=True)
-            shutil.copy(path, os.path.join(cls.root, "reports"))
         shutil.copytree(os.path.join(ROOT, "data", "status_names"), os.path.join(cls.root, "data", "status_names"))
-        for folder in ("cases/streams", "expected", "data/real_world", "reports/results"):
+        for folder in ("cases/streams", "expected", "data/real_world", "data/results"):
             os.makedirs(os.path.join(cls.root, folder))
         rules = []
         for name, (call, about) in cls.CASES.items():
@@ -750,16 +744,12 @@ class SectionRefresh(unittest.TestCase):
     """data/real_world/refresh_explain_section.py puts explain's current output under each shown command."""
 
     def test_a_stale_output_is_replaced_and_prose_kept(self):
-        sys.path.insert(0, os.path.join(ROOT, "data", "real_world"))
-        try:
-            import refresh_explain_section as refresh
-        finally:
-            sys.path.pop(0)
-        text = ("Prose before.\n\n    $ python3 reports/atlas.py explain \"cudaErrorNoKernelImageForDevice\"\n"
+        from cuda_error_atlas import refresh_explain_section as refresh
+        text = ("Prose before.\n\n    $ cuda-atlas explain \"cudaErrorNoKernelImageForDevice\"\n"
                 "    explain: something old\n    rc=7\n\nProse after.\n")
         new, blocks, changed = refresh.refresh(text)
         self.assertEqual((blocks, changed), (1, 1))
-        self.assertTrue(new.startswith("Prose before.\n\n    $ python3 reports/atlas.py explain"))
+        self.assertTrue(new.startswith("Prose before.\n\n    $ cuda-atlas explain"))
         self.assertTrue(new.endswith("\n\nProse after.\n"))
         self.assertIn("    recognised: cudaErrorNoKernelImageForDevice", new)
         self.assertNotIn("something old", new)
@@ -768,7 +758,7 @@ class SectionRefresh(unittest.TestCase):
 
 @unittest.skipUnless(os.path.exists(benchmark_explain.ROWS), "no real-world set in this tree (data/real_world/reports.tsv)")
 class RealWorldFloor(unittest.TestCase):
-    """Not the benchmark (python3 reports/benchmark_explain.py prints the figures): a floor below what it measured,
+    """Not the benchmark (cuda-atlas benchmark-explain prints the figures): a floor below what it measured,
     so that ranking never silently regresses."""
 
     def test_floor(self):

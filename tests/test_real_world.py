@@ -10,7 +10,7 @@ import re
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+ROOT = os.path.dirname(HERE)
 RW = os.path.join(ROOT, "data", "real_world")
 
 REPORT_COLUMNS = ["id", "source", "wrapper", "error_text", "root_cause",

@@ -19,14 +19,13 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 from cuda_error_atlas import report as atlas  # noqa: E402
-from cuda_error_atlas.results import ROOT, default_results_paths, load_results, version_key  # noqa: E402
+from cuda_error_atlas.results import ROOT, default_results_paths, load_results, read_bytes, version_key  # noqa: E402
 from cuda_error_atlas.lessons import load_cases  # noqa: E402
 from cuda_error_atlas.matrix import STATUS_WORD, Matrix, comparisons, differences, stale_lessons  # noqa: E402
 from browser import Browser, chromium  # noqa: E402
 import fuzz_results  # noqa: E402
 
 COMMITTED = os.path.join(ROOT, "data", "results")
-ATLAS = os.path.join(ROOT, "reports", "atlas.py")
 
 
 def read(path):
@@ -351,8 +350,7 @@ class Lessons(unittest.TestCase):
 
     def test_every_recorded_status_name_counts_and_no_function_name_does(self):
         names = set()
-        for path in glob.glob(os.path.join(ROOT, "data", "status_names", "*.tsv")) + \
-                glob.glob(os.path.join(ROOT, "reports", "error_strings_*.tsv")):
+        for path in glob.glob(os.path.join(ROOT, "data", "status_names", "*.tsv")):
             with open(path, encoding="utf-8") as f:
                 names |= {line.split("\t")[2].strip() for line in f if not line.startswith("#") and line.count("\t") >= 2}
         for lib in ("cudaSuccess", "CUDA_ERROR_INVALID_IMAGE", "CUBLAS_STATUS_SUCCESS", "CUSOLVER_STATUS_SUCCESS",
@@ -369,9 +367,8 @@ class Fixtures(unittest.TestCase):
 
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="atlas-fixture-")
-        self.h100 = os.path.join(COMMITTED, "nvidia-h100-80gb-hbm3_driver-580.159.04_cudart-13.0_cublas-13.1.0_default.json")
-        with open(self.h100, encoding="utf-8") as f:
-            self.real = json.load(f)
+        self.h100 = os.path.join(COMMITTED, "nvidia-h100-80gb-hbm3_driver-580.159.04_cudart-13.0_cublas-13.1.0_default.json.gz")
+        self.real = json.loads(read_bytes(self.h100).decode("utf-8"))
 
     def tearDown(self):
         shutil.rmtree(self.dir)
@@ -392,7 +389,8 @@ class Fixtures(unittest.TestCase):
         return next(i for i, r in enumerate(data["runs"]) if (r["case"], r["variant"]) == (case, variant))
 
     def atlas(self, *args):
-        return subprocess.run([sys.executable, ATLAS] + list(args), capture_output=True, text=True, timeout=120)
+        return subprocess.run([sys.executable, "-m", "cuda_error_atlas", "report"] + list(args), capture_output=True,
+                              text=True, timeout=120, cwd=ROOT)
 
 
 class BadInput(Fixtures):

@@ -11,7 +11,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 from cuda_error_atlas import versions as atlas_versions  # noqa: E402
-import version_ranges as vr  # noqa: E402
+from cuda_error_atlas import version_ranges as vr  # noqa: E402
 from cuda_error_atlas.results import ROOT, default_results_paths, load_results  # noqa: E402
 
 
@@ -245,18 +245,18 @@ class FromCommittedResults(unittest.TestCase):
             self.assertIn('href="status.html#cudaErrorIllegalAddress"', f.read())
 
     def test_sticky_json_is_the_committed_one(self):
-        with open(os.path.join(ROOT, "reports", "sticky.json"), encoding="utf-8") as f:
+        with open(os.path.join(ROOT, "data", "sticky.json"), encoding="utf-8") as f:
             committed = json.load(f)
         self.assertEqual(committed["schema"], "cuda-error-atlas/sticky/1")
         self.assertEqual([s["status"] for s in committed["statuses"]], [s["status"] for s in self.data["statuses"]],
-                         "reports/sticky.json is stale: python3 reports/atlas_versions.py --sticky-json reports/sticky.json")
+                         "data/sticky.json is stale: cuda-atlas versions --sticky-json data/sticky.json")
         illegal = next(s for s in committed["statuses"] if s["status"] == "cudaErrorIllegalAddress")
         self.assertIn("unusable", illegal["context"])
 
     def test_draft_rules_range_matches_the_rules(self):
         files = [p for p in default_results_paths() if "nvidia-h200_" in os.path.basename(p)]
-        out = subprocess.run([sys.executable, os.path.join(ROOT, "reports", "draft_rules.py"), "--range", "cudart"]
-                             + files, capture_output=True, text=True, check=True).stdout
+        out = subprocess.run([sys.executable, "-m", "cuda_error_atlas", "draft-rules", "--range", "cudart"]
+                             + files, capture_output=True, text=True, check=True, cwd=ROOT).stdout
         drafted = {tuple(line.split("  ")[:5]) for line in out.splitlines() if line and not line.startswith("#")}
         with open(os.path.join(ROOT, "expected", "launch_config.rules"), encoding="utf-8") as f:
             rules = {tuple(line.split()[:5]) for line in f if "cudart=11.8..12.9" in line}

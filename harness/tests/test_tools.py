@@ -24,16 +24,16 @@ def results(environment, runs):
 
 
 def tool(script, content, *extra, keep=None):
-    """Runs reports/SCRIPT on a results file holding content (an object, or raw text) in a
+    """Runs cuda-atlas SCRIPT (draft-rules, replay) on a results file holding content (an object, or raw text) in a
     temporary folder (keep: this folder instead); "{dir}" in extra names that folder."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = keep or tmp
         path = os.path.join(folder, "r.json")
         with open(path, "w") as f:
             f.write(content if isinstance(content, str) else json.dumps(content))
-        if script == "replay.py":
+        if script == "replay":
             extra = ("{dir}", "--atlas-run", os.path.join(ARGS.build, "atlas-run")) + extra
-        return run(sys.executable, os.path.join(ARGS.source, "reports", script), path,
+        return run(sys.executable, "-m", "cuda_error_atlas", script, path,
                    *[a.replace("{dir}", folder) for a in extra])
 
 
@@ -52,7 +52,7 @@ class Replay(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             env = {"id": "x", "driver": "none", "env": {"CUDA_LAUNCH_BLOCKING": "<unset>"},
                    "libraries": [{"name": "libcudart", "path": "/l/libcudart.so.13", "version": "13"}]}
-            done = tool("replay.py", results(env, [mismatch_run()]), keep=tmp)
+            done = tool("replay", results(env, [mismatch_run()]), keep=tmp)
             self.assertEqual(done.returncode, 0, done.stderr)
             with open(os.path.join(tmp, "lda_smaller_than_rows.broken.record")) as f:
                 lines = f.read().splitlines()
@@ -67,12 +67,12 @@ class Replay(unittest.TestCase):
             self.assertIn("library.libcudart=/l/libcudart.so.13\n", fingerprint)
 
     def test_a_missing_runner_is_named(self):
-        done = run(sys.executable, os.path.join(ARGS.source, "reports", "replay.py"), "x.json", "out",
+        done = run(sys.executable, "-m", "cuda_error_atlas", "replay", "x.json", "out",
                    "--atlas-run", "/nonexistent/atlas-run")
         self.assertNotEqual(done.returncode, 0)
         self.assertIn("/nonexistent/atlas-run is not there", done.stderr)
         self.assertNotIn("Traceback", done.stderr)
-        done = run(sys.executable, os.path.join(ARGS.source, "reports", "replay.py"), "/nonexistent/r.json", "out",
+        done = run(sys.executable, "-m", "cuda_error_atlas", "replay", "/nonexistent/r.json", "out",
                    "--atlas-run", os.path.join(ARGS.build, "atlas-run"))
         self.assertIn("cannot replay /nonexistent/r.json: [Errno 2] No such file or directory", done.stderr)
         self.assertNotIn("Traceback", done.stderr)
@@ -80,7 +80,7 @@ class Replay(unittest.TestCase):
     def test_bad_runs_are_named_and_the_rest_replayed(self):
         runs = [mismatch_run(), {"case": None, "variant": "broken", "family": "f"},
                 dict(mismatch_run(variant="fixed"), steps="not a list", end={"outcome": None}), 7]
-        done = tool("replay.py", results({"id": "x", "env": None, "libraries": "x"}, runs))
+        done = tool("replay", results({"id": "x", "env": None, "libraries": "x"}, runs))
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn("run 2: field 'case' is None, not a name; left out", done.stderr)
         self.assertIn("run 3 (lda_smaller_than_rows/fixed): field 'steps' is 'not a list', not a list", done.stderr)
@@ -90,7 +90,7 @@ class Replay(unittest.TestCase):
         self.assertNotIn("Traceback", done.stderr)
 
     def test_nothing_readable_is_a_failure(self):
-        for script in ("replay.py", "draft_rules.py"):
+        for script in ("replay", "draft-rules"):
             done = tool(script, {"schema": "cuda-error-atlas/results/9", "runs": []})
             self.assertNotEqual(done.returncode, 0, script)
             self.assertIn("schema 'cuda-error-atlas/results/9' is not cuda-error-atlas/results/1", done.stderr)
@@ -100,7 +100,7 @@ class Replay(unittest.TestCase):
 
 class DraftRules(unittest.TestCase):
     def draft(self, environment, *options):
-        return tool("draft_rules.py", results(environment, [mismatch_run()]), *options)
+        return tool("draft-rules", results(environment, [mismatch_run()]), *options)
 
     def test_a_no_driver_run_drafts_driver_none_rules(self):
         done = self.draft({"id": "no-driver_x", "driver": "none", "mode": "default"})
@@ -123,14 +123,14 @@ class DraftRules(unittest.TestCase):
         self.assertNotIn("warning", done.stderr)
 
     def test_a_bad_run_is_named_and_the_rest_drafted(self):
-        done = tool("draft_rules.py", results({"driver": "none"}, [{"case": 3, "family": "f", "variant": "broken"},
+        done = tool("draft-rules", results({"driver": "none"}, [{"case": 3, "family": "f", "variant": "broken"},
                                                                    mismatch_run()]))
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn("r.json: run 1: field 'case' is 3, not a name; left out", done.stderr)
         self.assertIn("lda_smaller_than_rows  broken  create", done.stdout)
 
     def test_bad_input_is_named_without_a_traceback(self):
-        done = tool("draft_rules.py", "{not json")
+        done = tool("draft-rules", "{not json")
         self.assertNotEqual(done.returncode, 0)
         self.assertIn("cannot read ", done.stderr)
         self.assertIn("r.json: Expecting property name", done.stderr)
@@ -157,8 +157,11 @@ class Help(unittest.TestCase):
 
     def test_scripts(self):
         s = ARGS.source
-        for script, word in (("reports/draft_rules.py", "--when"), ("reports/replay.py", "build/run/atlas-run)"),
-                             ("harness/benchmark.py", "default: 8"), ("harness/run_mirrors.py", "default: 120"),
+        for command, word in (("draft-rules", "--when"), ("replay", "build/run/atlas-run)"), ("explain", "--json"),
+                              ("report", "build"), ("versions", "--sticky-json"), ("benchmark-explain", "--split")):
+            self.check([sys.executable, "-m", "cuda_error_atlas", command, "--help"], [word])
+        self.check([sys.executable, "-m", "cuda_error_atlas", "--help"], ["usage: cuda-atlas"])
+        for script, word in (("harness/benchmark.py", "default: 8"), ("harness/run_mirrors.py", "default: 120"),
                              ("harness/tests/test_ctest_wiring.py", "--build"), ("harness/tests/test_tools.py", "--build")):
             self.check([sys.executable, os.path.join(s, script), "--help"], [word])
         self.check(["bash", os.path.join(s, "harness", "toolkit.sh"), "--help"], ["fetch VERSION"])
