@@ -27,21 +27,19 @@ on bad usage.
 import argparse
 import collections
 import difflib
-import glob
-import hashlib
 import json
 import math
 import os
-import pickle
 import re
 import signal
 import sys
 
 
-from .results import PYTORCH_RULE, ROOT, SUCCESS, default_results_paths, load_results
+from .results import PYTORCH_RULE, ROOT, SUCCESS, default_results_paths, expand, load_results
 from .lessons import load_cases
 from . import statuses as explain_status
 from .statuses import Vocabulary, recognise
+from .dataset import open_dataset
 
 ON_ENTRY = re.compile(r"On entry to\s+(\S+)\s+parameter number\s+(\d+)", re.I)
 KINDS = [("launch", r"launch|kernelnode|<<<"), ("alloc", r"malloc|memalloc|mempool|alloc\b"), ("free", r"free"),
@@ -77,12 +75,23 @@ MULTI_GPU = re.compile(r"peer|p2p|nvlink|nccl|\branks?\b|local_rank|world_size|c
 
 class Observation:
     """A status a case returned (a run) or is expected to return (a rule)."""
-    __slots__ = ("status", "step", "function", "variant", "source", "lesson", "first", "environment", "where", "conditions")
+    __slots__ = ("status", "step", "function", "variant", "source", "lesson", "first", "environment", "where", "conditions",
+                 "also", "extra")
 
     def __init__(self, status, step, function, variant, source, lesson, first, environment, where, conditions=()):
         self.status, self.step, self.function, self.variant = status, step, function, variant
         self.source, self.lesson, self.first = source, lesson, first
         self.environment, self.where, self.conditions = environment, where, conditions
+        self.also, self.extra = (), 0      # after Corpus.compact: other places of the same observation
+
+    def places(self):
+        return (self.where,) + tuple(self.also)
+
+
+# What of an environment explain weighs: observations that differ only in anything else (another machine, another
+# file of the same environment) are one observation seen in several places.
+ENVIRONMENT_SIGNATURE = ("driver", "cuda", "cudart", "cudart_header", "cublas", "gpu", "mode", "devices")
+PLACES_KEPT = 8
 
 
 class Corpus:
@@ -145,6 +154,27 @@ class Corpus:
             for word in set(re.findall(r"\w+", header.group(0) if header else "")) - {name}:
                 if word in self.cases:
                     self.cited_by[word] += 1
+
+    def compact(self):
+        """One observation per distinct thing seen (status, step, call, variant, kind, environment signature), with the
+        places it was seen: the corpus stays the same size however many copies of an environment are added (more
+        machines, more files), so explain's time does not grow with them."""
+        for case, observations in self.observations.items():
+            merged = collections.OrderedDict()
+            for o in observations:
+                env = o.environment or {}
+                key = (o.status, o.step, o.function, o.variant, o.source, o.lesson, o.first, tuple(o.conditions or ()),
+                       tuple(env.get(k) for k in ENVIRONMENT_SIGNATURE))
+                kept = merged.get(key)
+                if kept is None:
+                    merged[key] = o
+                elif o.where not in kept.places():
+                    if len(kept.also) < PLACES_KEPT:
+                        kept.also = tuple(kept.also) + (o.where,)
+                    else:
+                        kept.extra += 1
+            self.observations[case] = list(merged.values())
+        return self
 
     def __getstate__(self):
         """What the cache keeps: everything explain weighs, and of each results file only what names its environment
@@ -522,53 +552,6 @@ def _read_documented(root):
     return rows
 
 
-# Everything the corpus is read from, besides the results files named: a cached corpus stands only while none of
-# these changed (nor the code that reads them)
-CORPUS_INPUTS = ("cases/*/*", "expected/*.rules", "data/results/**/*.json*", "data/status_names/*.tsv",
-                 "reports/error_strings_*.tsv", "data/real_world/documented_causes.tsv", "data/real_world/reports.tsv")
-CODE = ("explain.py", "explain_status.py", "atlas_data.py")
-
-
-def load_corpus(root, paths, cache=True):
-    """The corpus, read once and kept in build/explain-cache/ (a pickle): a later call whose inputs — results, rules,
-    cases, status tables, documented causes, this code — have not changed (path, size, time) loads it instead of
-    reading and checking every results file again, in well under half the time."""
-    if not cache:
-        return Corpus(root, paths)
-    inputs = {os.path.abspath(p) for p in paths}
-    for pattern in CORPUS_INPUTS:
-        inputs.update(os.path.abspath(p) for p in glob.glob(os.path.join(root, pattern), recursive=True))
-    inputs.update(os.path.join(os.path.dirname(os.path.abspath(__file__)), name) for name in CODE)
-    stamp = hashlib.sha256(repr((os.path.abspath(root), sorted(os.path.abspath(p) for p in paths))).encode())
-    for path in sorted(inputs):
-        try:
-            st = os.stat(path)
-        except OSError:
-            continue
-        stamp.update(("%s %d %d\n" % (path, st.st_mtime_ns, st.st_size)).encode())
-    folder = os.path.join(root, "build", "explain-cache")
-    cached = os.path.join(folder, stamp.hexdigest()[:32] + ".pickle")
-    try:
-        with open(cached, "rb") as f:
-            corpus = pickle.load(f)
-        if isinstance(corpus, Corpus):
-            return corpus
-    except Exception:                                   # absent, stale or unreadable: read afresh
-        pass
-    corpus = Corpus(root, paths)
-    try:
-        os.makedirs(folder, exist_ok=True)
-        for old in glob.glob(os.path.join(folder, "*.pickle")):
-            os.remove(old)                              # one corpus kept: the latest
-        partial = "%s.%d.tmp" % (cached, os.getpid())
-        with open(partial, "wb") as f:
-            pickle.dump(corpus, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(partial, cached)
-    except OSError:
-        pass                                            # a read-only tree: no cache, same answers
-    return corpus
-
-
 # ---- what the user's environment is ----------------------------------------------
 
 def _version_key(text):
@@ -640,12 +623,51 @@ def _focus(text, most=40):
     lines = [line[:1000] for line in text.splitlines()]          # a line is a message, not a file
     if len(lines) <= most:
         return "\n".join(lines)
-    keep = []
+    keep, kept = [], set()
     for i, line in enumerate(lines):
+        if len(keep) >= most:
+            break
         if ERRORISH.search(line):
-            keep.extend(j for j in (i, i + 1) if j < len(lines) and j not in keep)
+            for j in (i, i + 1):
+                if j < len(lines) and j not in kept:
+                    keep.append(j)
+                    kept.add(j)
     keep = keep[:most] or list(range(len(lines) - most, len(lines)))
     return "\n".join(lines[i] for i in keep)
+
+
+MOST_STATUSES = 12
+LONG_INPUT = 100_000      # characters past which only the parts of the input that can carry an error are read
+LONG_LINE = 4_000
+WINDOW = 400
+
+
+def _bounded(text):
+    """What of a very long input is read: every line of up to LONG_LINE characters as it is, and of a longer line the
+    windows of WINDOW characters around the words that can carry an error (ERRORISH), then at most LONG_INPUT
+    characters in all, the first errors first. One pass over the input: explain's time grows linearly with it."""
+    if len(text) <= LONG_INPUT:
+        return text
+    pieces, size = [], 0
+    for line in text.splitlines():
+        if len(line) > LONG_LINE:
+            spans = []
+            for match in ERRORISH.finditer(line):
+                low, high = max(0, match.start() - WINDOW), match.end() + WINDOW
+                if spans and low <= spans[-1][1]:
+                    spans[-1][1] = max(spans[-1][1], high)
+                else:
+                    spans.append([low, high])
+                if sum(b - a for a, b in spans) > LONG_INPUT:
+                    break
+            line = " … ".join(line[a:b] for a, b in spans) if spans else line[:LONG_LINE]
+        if size + len(line) > LONG_INPUT and pieces:
+            if not ERRORISH.search(line):
+                continue
+            break
+        pieces.append(line)
+        size += len(line) + 1
+    return "\n".join(pieces)
 
 
 def _similar(a, b, floor=0.6):
@@ -787,10 +809,13 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
     real reports by cause that order a tie (a RealWorld; default the corpus's, read from reports.tsv) — a benchmark
     passes the counts of the other rows, so that no row votes for itself."""
     answer = Answer(text)
+    text = _bounded(text)
     real_world = corpus.real_world if real_world is None else real_world
     answer.real_world_total = real_world.total
     vocabulary = corpus.vocabulary
-    answer.statuses = recognise(text, vocabulary)
+    # the statuses the text names, the errors first: a log naming hundreds (a dump of numbers) is weighed by its first
+    # few, so the time stays bounded whatever is pasted
+    answer.statuses = recognise(text, vocabulary)[:MOST_STATUSES]
     answer.wrappers = explain_status.wrappers(text)
     answer.calls = [c for c in explain_status.calls(text) if c not in vocabulary.by_name]
     answer.versions = explain_status.versions(text)
@@ -887,22 +912,25 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
                                      o.source != "run", _no_driver(o), (o.environment or {}).get("mode", "default") != "default",
                                      "partial" in (o.where or ""), (o.environment or {}).get("cublas", "none") == "none",
                                      tuple(-x for x in _version_key((o.environment or {}).get("cudart", "0")))))
-            places = []
+            places, uncounted = [], 0
             for o in same:
-                where = ("rule %s" % o.where) if o.source == "rule" else o.where
-                if where not in places:
-                    places.append(where)
+                uncounted += o.extra
+                for place in o.places():
+                    where = ("rule %s" % place) if o.source == "rule" else place
+                    if where not in places:
+                        places.append(where)
             runs = [p for p in places if not p.startswith("rule ")]
-            shown = runs[:1] + (["and %d more environment%s" % (len(runs) - 1, "s" if len(runs) > 2 else "")] if len(runs) > 1 else [])
+            more = len(runs) - 1 + uncounted
+            shown = runs[:1] + (["and %d more environment%s" % (more, "s" if more > 1 else "")] if more > 0 else [])
             if not runs:
                 shown = places[:1]
             c.add("status", score, "%s — %s" % (what, ", ".join(shown)))
-            c.evidence_count = len(places)
+            c.evidence_count = len(places) + uncounted
             c.lesson_level = obs.lesson
             c.call_matched = bool(obs.function) and (obs.function in user_calls or _stem(obs.function) in user_stems)
 
     # 2. messages recorded for the case: a mirror's exception, cuBLAS's parameter line, stderr, the lesson's quotes
-    wanted_lines = [_normalize(line) for line in focus.splitlines() if line.strip()] or [_normalize(focus)]
+    wanted_lines = list(dict.fromkeys(_normalize(line) for line in focus.splitlines() if line.strip())) or [_normalize(focus)]
     whole = _normalize(focus)
     entry = ON_ENTRY.search(text)
     mine = {n for names in error_names for n in names}
@@ -1373,11 +1401,12 @@ def as_json(answer, corpus, every=False):
 def main(argv=None):
     signal.signal(signal.SIGPIPE, signal.SIG_DFL) if hasattr(signal, "SIGPIPE") else None
     parser = argparse.ArgumentParser(
-        prog="atlas.py explain", description="Which case of the corpus reproduces an error message, and how sure that is.",
+        prog="cuda-atlas explain", description="Which case of the corpus reproduces an error message, and how sure that is.",
         epilog="Exit status: 0 answered (the cause, possible causes, or a documented cause); 1 nothing matches "
                "(what the status means is printed); 2 usage.", formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("text", help="the error: a line, a whole traceback, a status name or number; - reads standard input")
-    parser.add_argument("results", nargs="*", help="results files or folders (default: data/results/*.json)")
+    parser.add_argument("results", nargs="*", help="results files or folders to read instead of the dataset (results not "
+                        "merged yet: read afresh, slower)")
     parser.add_argument("--all", action="store_true", help="every case with any evidence, and more evidence per case")
     parser.add_argument("--json", action="store_true", help="machine-readable answer")
     parser.add_argument("--cuda", help="your CUDA runtime version (12.4): only evidence that holds there")
@@ -1385,7 +1414,7 @@ def main(argv=None):
     parser.add_argument("--gpu", help="your GPU (part of its name: H100, A100, RTX 4090)")
     parser.add_argument("--top", type=int, default=3, help="how many cases to show")
     parser.add_argument("--report", help="where the built report is, to link each case's page")
-    parser.add_argument("--fresh", action="store_true", help="read the corpus afresh, not from build/explain-cache/")
+    parser.add_argument("--dataset", help="the compiled dataset to read (default: cuda-atlas data where)")
     parser.add_argument("--root", default=ROOT, help=argparse.SUPPRESS)
     try:
         args = parser.parse_args(argv)
@@ -1396,8 +1425,14 @@ def main(argv=None):
     if not text.strip():
         print("explain: empty input (give the error, or - to read it from standard input)", file=sys.stderr)
         return 2
-    paths = args.results or default_results_paths(args.root)
-    corpus = load_corpus(args.root, paths, cache=not args.fresh)
+    if args.results:
+        corpus = Corpus(args.root, list(expand(args.results)))
+    else:
+        try:
+            corpus = open_dataset(args.dataset, args.root).corpus()
+        except RuntimeError as error:
+            print("explain: %s" % error, file=sys.stderr)
+            return 2
     for problem in corpus.problems:
         if getattr(problem, "scope", "file") != "superseded":    # a file a newer one replaces: nothing is missing
             print("left out %s: %s" % tuple(problem), file=sys.stderr)

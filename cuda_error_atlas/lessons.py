@@ -20,6 +20,8 @@ class Case:
         with open(path, encoding="utf-8") as f:
             self.source = f.read()
         self.title, self.sections, self.markers = parse_lesson(self.source)
+        # the cause it reproduces, in the vocabulary of data/causes.tsv ("atlas:cause KEY" in the header)
+        self.cause = next((m.split()[1] for m in self.markers if m.startswith("atlas:cause") and len(m.split()) > 1), None)
         match = re.search(r"ATLAS_CASE\((\w+),\s*(\w+)\)", self.source)
         self.variant_functions = {"fixed": match.group(1), "broken": match.group(2)} if match else {}
         mirror = os.path.splitext(path)[0] + ".py"

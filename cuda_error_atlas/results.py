@@ -49,6 +49,10 @@ class Problem(tuple):
     path = property(lambda self: self[0])
     reason = property(lambda self: self[1])
 
+    def __reduce__(self):
+        # pickled with its scope (a tuple subclass with its own __new__ is not rebuilt from its items alone)
+        return (Problem, (self.path, self.reason, self.scope))
+
 
 class Unusable(Exception):
     """A results file that cannot be used at all, and why."""
@@ -413,11 +417,12 @@ def read_bytes(path):
     return gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
 
 
-def read_results_file(path):
-    """(Results or None, [Problem]): never raises for bad content."""
+def read_results_file(path, reader=read_bytes):
+    """(Results or None, [Problem]): never raises for bad content. reader: path -> bytes (the compiled dataset
+    passes its own)."""
     checker = _Checker(path)
     try:
-        data = json.loads(read_bytes(path).decode("utf-8"))
+        data = json.loads(reader(path).decode("utf-8"))
         clean, invalid = checker.file(data)
         return Results(path, clean, invalid), checker.problems
     except FileNotFoundError:
@@ -444,7 +449,7 @@ def _same(a, b):
     return all((a or {}).get(k) == (b or {}).get(k) for k in keys)
 
 
-def load_results(paths, here=()):
+def load_results(paths, here=(), reader=read_bytes):
     """(list of Results, list of Problem): every file is either used or named
     with the reason it was not. When two complete files are the same column,
     the first named wins (a new run supersedes a committed one). A partial
@@ -453,8 +458,8 @@ def load_results(paths, here=()):
     machine's run."""
     here = {os.path.abspath(p) for p in expand(here)}
     loaded, problems = [], []
-    for path in expand(paths):
-        results, found = read_results_file(path)
+    for path in (expand(paths) if reader is read_bytes else paths):
+        results, found = read_results_file(path, reader)
         problems += found
         if results is not None:
             results.here = os.path.abspath(path) in here

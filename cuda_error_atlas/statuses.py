@@ -104,7 +104,7 @@ NUMBER_FORMS = [
     re.compile(r"\berror code:?\s*(-?\d+)\b", re.I),
     # a failure line that ends in the status after a colon (TensorFlow: "failed to create cuFFT batched plan:2");
     # the word before the colon is a word, not a file name (kernel.cu:596 is a line number)
-    re.compile(r"\b(?:fail\w*|error)\b[^\n]*(?:^|\s)(?!(?:line|col|column|port|pid|rank|step|epoch|iter\w*|size|id):)[A-Za-z][A-Za-z_]*:\s*(-?\d+)\s*$", re.I | re.M),
+    re.compile(r"\b(?:fail\w*|error)\b[^\n]{0,500}(?:^|\s)(?!(?:line|col|column|port|pid|rank|step|epoch|iter\w*|size|id):)[A-Za-z][A-Za-z_]*:\s*(-?\d+)\s*$", re.I | re.M),
 ]
 # cust / RustaCUDA (docs.rs/cust, enum cust::error::CudaError): "CudaError::OutOfMemory"
 RUST_VARIANT = re.compile(r"\bCudaError::([A-Z]\w+)")
@@ -236,8 +236,10 @@ def _in_check(text, start, end):
     before, after = text[max(0, start - 4):start], text[end:end + 4]
     if re.search(r"[=!]=\s*$", before) or re.match(r"\s*[=!]=", after):
         return True
-    line_start = text.rfind("\n", 0, start) + 1
-    line = text[line_start:text.find("\n", end) if text.find("\n", end) >= 0 else len(text)]
+    # the line around the token, at most a thousand characters each way (a megabyte on one line stays linear)
+    low, high = max(0, start - 1000), min(len(text), end + 1000)
+    line_start, line_end = text.rfind("\n", low, start), text.find("\n", end, high)
+    line = text[line_start + 1 if line_start >= 0 else low:line_end if line_end >= 0 else high]
     return bool(re.search(r"\bassert\w*\s*\(", line, re.I) and re.search(r"[=!]=", line))
 
 
@@ -270,8 +272,8 @@ def recognise(text, vocabulary):
     # by name
     for match in NAME_TOKEN.finditer(text):
         name = match.group(1)
-        if name not in vocabulary.by_name:
-            continue
+        if name not in vocabulary.by_name or name in found and found[name].role == "error":
+            continue                      # not a status, or already taken as the error
         row = vocabulary.by_name[name]
         role = "check" if name in SUCCESS_NAMES or _in_check(text, match.start(), match.end()) else "error"
         add(Status(name, row[0] if row[0] != "legacy" else "cuda", "named", role, match.start()))
@@ -323,12 +325,17 @@ def recognise(text, vocabulary):
             current = vocabulary.by_name.get(status.name, (None, None))[1]
             if status.era is None and number != current and vocabulary.legacy_by_name.get(status.name) == number:
                 status.era = "before CUDA 10.1 (%s was %d then, %s now)" % (status.name, number, current)
+    apis = _number_apis(text) if numbers else []
+    seen_numbers = set()
     for number, position in numbers:
+        if number in seen_numbers:
+            continue              # a number read once, where it first appears
+        seen_numbers.add(number)
         if number == 0 or errors and any(vocabulary.by_name.get(s.name, (None, None))[1] == number for s in errors):
             continue
         if errors and not bare:
             continue              # the error is named; other numbers are line numbers, sizes, ranks
-        for status in _by_number(number, text, vocabulary, position):
+        for status in _by_number(number, apis, vocabulary, position):
             add(status)
     # "ncclUnhandledCudaError ... Last error: Cuda failure 'out of memory'": the CUDA status inside is the cause
     wrapped = {"ncclUnhandledCudaError", "CUBLAS_STATUS_INTERNAL_ERROR", "CUDNN_STATUS_INTERNAL_ERROR"}
@@ -337,8 +344,8 @@ def recognise(text, vocabulary):
     return ordered
 
 
-def _by_number(number, text, vocabulary, position):
-    """Every reading of a bare number, the likeliest API first."""
+def _number_apis(text):
+    """The APIs a bare number in this text may belong to, the likeliest first (read once per text)."""
     lowered = text.lower()
     apis = []
     if "cublas" in lowered:
@@ -353,11 +360,19 @@ def _by_number(number, text, vocabulary, position):
         apis.append("cufft")
     if re.search(r"\bcu[A-Z]\w+|CUresult|driver api", text):
         apis.append("cu")
-    apis += [a for a in ("cuda", "cublas", "cu") if a not in apis]
+    return apis + [a for a in ("cuda", "cublas", "cu") if a not in apis]
+
+
+def _by_number(number, apis, vocabulary, position):
+    """Every reading of a bare number, the likeliest API first."""
     statuses = []
-    for api in apis:
+    if not hasattr(vocabulary, "by_api_code"):
+        vocabulary.by_api_code = collections.defaultdict(list)
         for row_api, code, name, _ in vocabulary.rows:
-            if row_api == api and code == number and name not in SUCCESS_NAMES:
+            vocabulary.by_api_code[(row_api, code)].append(name)
+    for api in apis:
+        for name in vocabulary.by_api_code.get((api, number), ()):
+            if name not in SUCCESS_NAMES:
                 statuses.append(Status(name, api, "number %d of %s" % (number, _the(API_TITLE[api])), position=position))
     if number in vocabulary.legacy_by_code:
         name = vocabulary.legacy_by_code[number]

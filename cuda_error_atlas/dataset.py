@@ -1,0 +1,292 @@
+"""The one compiled dataset: every piece of evidence in one SQLite file.
+
+    cuda-atlas data build [--out PATH]     compile data/, expected/ and cases/ into PATH
+    cuda-atlas data check [--dataset PATH] is it current? (exit 1 when an input is newer)
+    cuda-atlas data where                  which dataset explain, status and sticky would read
+
+Everything downstream — explain, status, sticky, the report and the site —
+reads the dataset, never the raw files. In a checkout the dataset lives in
+build/dataset/atlas.sqlite and is rebuilt (saying so on stderr) when any input
+is newer than it; an installed package carries its own copy, compiled when the
+wheel was built. docs/dataset.md documents every table.
+"""
+import argparse
+import contextlib
+import csv
+import hashlib
+import io
+import json
+import os
+import pickle
+import sqlite3
+import sys
+import time
+
+from . import rules as rules_reader
+from .lessons import load_cases
+from .results import ROOT, default_results_paths, load_results, plain_name, read_bytes
+
+SCHEMA_VERSION = 1
+PACKAGED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "atlas.sqlite")
+# Evidence tables compiled from plain TSV files: (table, path under the tree). A missing file gives an empty table.
+TSV_TABLES = [
+    ("real_world", "data/real_world/reports.tsv"),
+    ("documented_causes", "data/real_world/documented_causes.tsv"),
+    ("causes", "data/causes.tsv"),
+    ("framework_messages", "data/frameworks/messages.tsv"),
+    ("status_history", "data/status_history/statuses.tsv"),
+    ("cublas_parameters", "data/cublas_parameters/parameters.tsv"),
+]
+# What a dataset is compiled from: when any of these is newer than the dataset (or one appears or goes), it is stale.
+INPUT_FOLDERS = ("cases", "expected", "data")
+CODE = ("dataset.py", "explainer.py", "statuses.py", "results.py", "lessons.py", "rules.py")
+
+
+def in_checkout(root=ROOT):
+    return all(os.path.isdir(os.path.join(root, d)) for d in INPUT_FOLDERS)
+
+
+def default_path(root=ROOT):
+    """build/dataset/atlas.sqlite in a checkout; the package's own copy elsewhere."""
+    if os.environ.get("CUDA_ATLAS_DATASET"):
+        return os.environ["CUDA_ATLAS_DATASET"]
+    if in_checkout(root):
+        return os.path.join(root, "build", "dataset", "atlas.sqlite")
+    return PACKAGED
+
+
+def input_files(root=ROOT):
+    found = []
+    for folder in INPUT_FOLDERS:
+        for base, dirs, files in os.walk(os.path.join(root, folder)):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            found += [os.path.join(base, f) for f in sorted(files) if not f.startswith(".")]
+    here = os.path.dirname(os.path.abspath(__file__))
+    return found + [os.path.join(here, name) for name in CODE]
+
+
+def input_stamp(root=ROOT):
+    """A digest of every input's path, size and modification time (cheap: no file is read)."""
+    digest = hashlib.sha256()
+    for path in input_files(root):
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        digest.update(("%s %d %d\n" % (os.path.relpath(path, root), st.st_size, st.st_mtime_ns)).encode())
+    return digest.hexdigest()
+
+
+def _tsv(path):
+    """(header, [rows as lists]) of a TSV file; '#' lines are comments."""
+    with open(path, encoding="utf-8", newline="") as f:
+        lines = [line.rstrip("\r\n") for line in f if line.strip() and not line.startswith("#")]
+    if not lines:
+        return [], []
+    header = lines[0].split("\t")
+    return header, [(line.split("\t") + [""] * len(header))[:len(header)] for line in lines[1:]]
+
+
+def _create(db, table, columns, rows):
+    names = ", ".join('"%s" TEXT' % c for c in columns)
+    db.execute('CREATE TABLE "%s" (%s)' % (table, names))
+    db.executemany('INSERT INTO "%s" VALUES (%s)' % (table, ", ".join("?" * len(columns))), rows)
+
+
+def build(root=ROOT, out=None, quiet=False):
+    """Compile the dataset into out (default: default_path). Returns (path, [problem lines])."""
+    from .explainer import Corpus                        # explain's own index is compiled here too
+    out = out or default_path(root)
+    os.makedirs(os.path.dirname(os.path.abspath(out)) or ".", exist_ok=True)
+    started = time.time()
+    stamp = input_stamp(root)
+    partial = "%s.%d.tmp" % (out, os.getpid())
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(partial)
+    db = sqlite3.connect(partial)
+    problems = []
+    db.executescript("""
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+        CREATE TABLE results_files (path TEXT PRIMARY KEY, kind TEXT, id TEXT, label TEXT, partial INTEGER,
+                                    collected TEXT, environment TEXT, text TEXT);
+        CREATE TABLE runs (path TEXT, column_id TEXT, family TEXT, case_name TEXT, variant TEXT, verdict TEXT,
+                           first_error TEXT, first_error_step TEXT, end_kind TEXT, end_outcome TEXT, sticky TEXT,
+                           steps TEXT);
+        CREATE TABLE problems (path TEXT, scope TEXT, reason TEXT);
+        CREATE TABLE rules (file TEXT, line INTEGER, case_name TEXT, variant TEXT, step TEXT, expected TEXT,
+                            conditions TEXT, cite TEXT);
+        CREATE TABLE cases (name TEXT PRIMARY KEY, family TEXT, path TEXT, title TEXT, cause TEXT, mirror TEXT,
+                            sections TEXT, markers TEXT);
+        CREATE TABLE statuses (api TEXT, code INTEGER, name TEXT, text TEXT, source TEXT);
+        CREATE TABLE meanings (name TEXT PRIMARY KEY, meaning TEXT);
+        CREATE TABLE sticky (status TEXT PRIMARY KEY, entry TEXT);
+        CREATE TABLE blobs (name TEXT PRIMARY KEY, data BLOB);
+    """)
+    # results: every committed column, validated by the one reader; what it could not use is kept as a problem
+    results, loaded_problems = load_results(default_results_paths(root))
+    for problem in loaded_problems:
+        problems.append("%s: %s" % (os.path.relpath(problem.path, root), problem.reason))
+        db.execute("INSERT INTO problems VALUES (?,?,?)",
+                   (os.path.relpath(problem.path, root), getattr(problem, "scope", "file"), problem.reason))
+    paths = sorted({r.path for r in results} | {p for p in default_results_paths(root)})
+    for path in paths:
+        rel = os.path.relpath(path, root)
+        column = next((r for r in results if r.path == path), None)
+        try:
+            text = read_bytes(path).decode("utf-8")
+        except (OSError, ValueError):
+            continue                                      # named in problems already
+        env = column.environment if column else {}
+        db.execute("INSERT INTO results_files VALUES (?,?,?,?,?,?,?,?)",
+                   (rel, column.kind if column else None, column.id if column else plain_name(os.path.basename(path)),
+                    column.label if column else None, int(bool(column and column.partial)),
+                    column.collected if column else None, json.dumps(env, sort_keys=True), text))
+        for run in (column.runs if column else []):
+            first = run.get("first_error") or {}
+            end = run.get("end") or {}
+            db.execute("INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                       (rel, column.id, run.get("family"), run.get("case"), run.get("variant"), run.get("verdict"),
+                        first.get("name"), first.get("step"), end.get("kind"), end.get("outcome"),
+                        json.dumps(run.get("sticky")) if run.get("sticky") is not None else None,
+                        json.dumps(run.get("steps") or [])))
+    # rules, through the one Python reader
+    parsed, errors = rules_reader.read_dir(os.path.join(root, "expected"), root)
+    problems += [str(e) for e in errors]
+    db.executemany("INSERT INTO rules VALUES (?,?,?,?,?,?,?,?)",
+                   [(r.file, r.line, r.case, r.variant, r.step, r.expected,
+                     json.dumps([c.as_dict() for c in r.conditions]), r.cite) for r in parsed])
+    # lessons, through the one reader of case headers
+    cases = load_cases(root)
+    for case in cases.values():
+        db.execute("INSERT INTO cases VALUES (?,?,?,?,?,?,?,?)",
+                   (case.name, case.family, case.source_path, case.human_title, case.cause, case.mirror_path,
+                    json.dumps(case.sections), json.dumps(case.markers)))
+    # status tables: names, numbers and texts of every library, and their meanings
+    status_dir = os.path.join(root, "data", "status_names")
+    for name in sorted(os.listdir(status_dir)) if os.path.isdir(status_dir) else []:
+        path = os.path.join(status_dir, name)
+        if not name.endswith(".tsv"):
+            continue
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("#") or not line.strip():
+                    continue
+                parts = line.rstrip("\n").split("\t")
+                if name.startswith("meanings_") and len(parts) >= 2:
+                    db.execute("INSERT OR REPLACE INTO meanings VALUES (?,?)", (parts[0], parts[1]))
+                elif len(parts) >= 3 and parts[1].lstrip("-").isdigit():
+                    db.execute("INSERT INTO statuses VALUES (?,?,?,?,?)",
+                               (parts[0], int(parts[1]), parts[2], parts[3] if len(parts) > 3 else "", name))
+    for table, relative in TSV_TABLES:
+        path = os.path.join(root, relative)
+        header, rows = _tsv(path) if os.path.exists(path) else ([], [])
+        _create(db, table, header or ["empty"], rows)
+    sticky_path = os.path.join(root, "data", "sticky.json")
+    if os.path.exists(sticky_path):
+        with open(sticky_path, encoding="utf-8") as f:
+            sticky = json.load(f)
+        for entry in sticky.get("statuses") or []:
+            db.execute("INSERT OR REPLACE INTO sticky VALUES (?,?)", (entry.get("status"), json.dumps(entry, sort_keys=True)))
+        db.execute("INSERT INTO meta VALUES (?,?)", ("sticky_pytorch_rule", json.dumps(sticky.get("pytorch_rule"))))
+    # explain's index: the corpus it ranks against, built from the same evidence, stored whole
+    corpus = Corpus(root)
+    corpus.compact()
+    db.execute("INSERT INTO blobs VALUES (?,?)", ("explain_corpus", pickle.dumps(corpus, protocol=pickle.HIGHEST_PROTOCOL)))
+    for key, value in (("schema", SCHEMA_VERSION), ("stamp", stamp), ("built", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
+                       ("columns", len(results)), ("cases", len(cases)), ("rules", len(parsed)),
+                       ("problems", len(problems))):
+        db.execute("INSERT OR REPLACE INTO meta VALUES (?,?)", (key, str(value)))
+    db.execute("CREATE INDEX runs_by_case ON runs (case_name, variant)")
+    db.execute("CREATE INDEX runs_by_status ON runs (first_error)")
+    db.execute("CREATE INDEX statuses_by_name ON statuses (name)")
+    db.commit()
+    db.close()
+    os.replace(partial, out)
+    if not quiet:
+        print("dataset: %s (%d columns, %d cases, %d rules, %d problems; %.1f s)" % (
+            os.path.relpath(out) if out.startswith(os.getcwd()) else out, len(results), len(cases), len(parsed),
+            len(problems), time.time() - started), file=sys.stderr)
+    return out, problems
+
+
+class Dataset:
+    """An open dataset: SQL over its tables, and explain's corpus."""
+
+    def __init__(self, path):
+        self.path = path
+        self.db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+        self.db.row_factory = sqlite3.Row
+        self._corpus = None
+
+    def meta(self, key):
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def corpus(self):
+        if self._corpus is None:
+            blob = self.db.execute("SELECT data FROM blobs WHERE name = 'explain_corpus'").fetchone()
+            self._corpus = pickle.loads(blob[0])
+        return self._corpus
+
+    def results(self, here=()):
+        """(list of Results, list of Problem) of the committed results, as load_results gives them, read from the
+        dataset's copy of each file."""
+        texts = {row[0]: row[1] for row in self.db.execute("SELECT path, text FROM results_files ORDER BY path")}
+        return load_results(list(texts), here, reader=lambda path: texts[path].encode("utf-8"))
+
+    def query(self, sql, params=()):
+        return self.db.execute(sql, params).fetchall()
+
+
+def stale(path, root=ROOT):
+    """Why the dataset at path cannot be used as it is, or None."""
+    if not os.path.exists(path):
+        return "no dataset at %s" % path
+    try:
+        db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        db.close()
+    except sqlite3.Error as error:
+        return "%s is not a dataset (%s)" % (path, error)
+    if meta.get("schema") != str(SCHEMA_VERSION):
+        return "%s has schema %s, not %d" % (path, meta.get("schema"), SCHEMA_VERSION)
+    if in_checkout(root) and path != PACKAGED and meta.get("stamp") != input_stamp(root):
+        return "an input under cases/, expected/ or data/ changed since %s was built" % path
+    return None
+
+
+def open_dataset(path=None, root=ROOT, rebuild=True):
+    """The current dataset: rebuilt first (and said so on stderr) when it is missing or stale and the inputs are
+    here; an error when it cannot be made current."""
+    path = path or default_path(root)
+    why = stale(path, root)
+    if why:
+        if not (rebuild and in_checkout(root)):
+            raise RuntimeError("dataset: %s (run: cuda-atlas data build)" % why)
+        print("dataset: %s; rebuilding" % why, file=sys.stderr)
+        build(root, path)
+    return Dataset(path)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="cuda-atlas data", description=__doc__.split("\n\n")[0])
+    parser.add_argument("action", choices=("build", "check", "where"))
+    parser.add_argument("--out", "--dataset", dest="path", help="the dataset file (default: %s)" % default_path())
+    parser.add_argument("--root", default=ROOT, help="the tree to compile (default: this checkout)")
+    args = parser.parse_args(argv)
+    path = args.path or default_path(args.root)
+    if args.action == "where":
+        print(path)
+        return 0
+    if args.action == "check":
+        why = stale(path, args.root)
+        print("dataset: %s" % (why or "%s is current" % path))
+        return 1 if why else 0
+    if not in_checkout(args.root):
+        print("cuda-atlas data build: %s is not a checkout (it needs cases/, expected/ and data/)" % args.root,
+              file=sys.stderr)
+        return 2
+    _, problems = build(args.root, path)
+    for line in problems:
+        print("dataset: %s" % line, file=sys.stderr)
+    return 0
