@@ -21,10 +21,13 @@
 #define ATLAS_RESULTS_SCHEMA "cuda-error-atlas/results/1"
 #define ATLAS_MAX_REPEATS 100
 
-/* JSON, escaped. */
+/* JSON, escaped, and always valid UTF-8: bytes that are not UTF-8 become
+ * U+FFFD, one for each broken or cut-short character. */
 void atlas_json_str(FILE *f, const char *s);
 void atlas_json_key(FILE *f, const char *key, bool first);
 void atlas_json_str_or_null(FILE *f, const char *s);
+/* How many of the first n bytes of s to keep so that no character is cut. */
+size_t atlas_utf8_whole(const char *s, size_t n);
 
 /* Everything known about one variant's run(s). */
 struct atlas_run {

@@ -11,7 +11,7 @@
 #include <utime.h>
 #include <unistd.h>
 
-static char runner[1024], helpers[1024], work[1024], replay_env[1300] = "ATLAS_REPLAY=";
+static char runner[1024], helpers[1024], work[1024], source[1024], replay_env[1300] = "ATLAS_REPLAY=";
 static int helper_notes;
 
 static void write_file(const char *path, const char *text)
@@ -264,6 +264,38 @@ static void collect_cases(void)
     CHECK_STR(end.out, "");
 }
 
+/* Issue 19, item 1: the results file is valid UTF-8 whatever a case
+ * printed — bytes that are not UTF-8 become U+FFFD, and an output tail is
+ * never cut inside a character — and the Python report reads it. */
+static void utf8_output(void)
+{
+    char path[1300], out[1200], results[1300];
+    snprintf(path, sizeof path, "%s/registered.txt", work);
+    write_registered(path, "tests/helper_case/broken\ntests/helper_case/fixed\n");
+    struct atlas_end end;
+    begin();
+    CHECK_INT(run_case_variant("helper_bad_utf8", "", NULL, "broken", &end), 0);
+    CHECK_INT(run_case_variant("helper_bad_utf8", "", NULL, "fixed", &end), 0);
+    CHECK_INT(collect(&end), 0);
+    snprintf(results, sizeof results, "%s/results/test-env.json", work);
+    CHECK(valid_json(results, "import json,sys; r=json.loads(open(sys.argv[1],'rb').read().decode('utf-8','strict'));"
+                              "run=r['runs'][0]; o=run['stdout_tail'];"
+                              "sys.exit(not (run['stderr_tail']=='bad \\ufffd|\\ufffd|\\ufffd|end\\n'"
+                              " and o=='\\u20ac'*2730+'\\n' and run['truncated']['stdout_tail']==12001-8191))"));
+    /* the report reads it (from the source tree, where the package is) */
+    if (!source[0])
+        return;
+    snprintf(out, sizeof out, "%s/report-utf8", work);
+    char *report[] = {"/usr/bin/env", "python3", "-m", "cuda_error_atlas", "report", "build", "--out", out,
+                      results, NULL};
+    char pythonpath[1300];
+    snprintf(pythonpath, sizeof pythonpath, "PYTHONPATH=%s", source);
+    char *env[] = {pythonpath, NULL};
+    CHECK_INT(run(report, env, 120, &end), 0);
+    if (end.kind != END_EXIT || end.code != 0)
+        printf("report build said:\n%s\n%s\n", end.out, end.err);
+}
+
 /* The one writer, for tools in other languages: atlas-run record. */
 static void record_command(void)
 {
@@ -290,10 +322,12 @@ static void record_command(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: test_runner ATLAS_RUN HELPER_DIR WORK_DIR\n");
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: test_runner ATLAS_RUN HELPER_DIR WORK_DIR [SOURCE_DIR]\n");
         return 99;
     }
+    if (argc == 5)
+        snprintf(source, sizeof source, "%s", argv[4]);
     snprintf(runner, sizeof runner, "%s", argv[1]);
     snprintf(helpers, sizeof helpers, "%s", argv[2]);
     snprintf(work, sizeof work, "%s", argv[3]);
@@ -437,6 +471,7 @@ int main(int argc, char **argv)
 
     time_limits();
     collect_cases();
+    utf8_output();
     record_command();
     return check_report();
 }
