@@ -39,12 +39,15 @@ static const char usage[] =
     "  record   FILE KIND [FIELD...] [KIND [FIELD...]]...\n"
     "           append records to FILE in the case record format (harness/record.h)\n"
     "\n"
-    "Exit codes of case: 0 match, 1 mismatch or flaky, 77 skip, 99 harness error.\n";
+    "Exit codes of case: 0 match, 1 mismatch or flaky, 77 skip, 99 harness error. Every command:\n"
+    "2 for a usage error (an unknown option, an option without its value, a value that is not a number).\n";
 
 /* ---- lint and record ------------------------------------------------------ */
 
 static int lint(int argc, char **argv)
 {
+    static const struct atlas_option known[] = {{"--rules", true}, {"--root", true}, {"--cases", true}, {NULL, false}};
+    atlas_check_options("lint", argc, argv, known);
     const char *dir = atlas_need(argc, argv, "--rules"), *root = atlas_opt(argc, argv, "--root", ".");
     const char *cases = atlas_opt(argc, argv, "--cases", NULL);
     char err[1024];

@@ -35,11 +35,12 @@ static int run_case_in(const char *helper, const char *rules_text, const char *m
     snprintf(parts, sizeof parts, "%s/parts", work);
     snprintf(binary, sizeof binary, "%s/%s", helpers, helper);
     /* mode: NULL, "--repeat" (3 runs) or "--nondeterministic" (3 runs, declared) */
+    bool nondeterministic = mode && strcmp(mode, "--nondeterministic") == 0;
     char *argv[] = {runner, "case", "--case", "helper_case", "--family", "tests", "--variant", (char *)variant,
                     "--rules", rules_dir, "--fingerprint", fp, "--parts", parts, "--timeout", "1",
                     "--source", "helpers/x.c", "--repeat", mode ? "3" : "1",
-                    (char *)(mode && strcmp(mode, "--nondeterministic") == 0 ? mode : "--source"), "helpers/x.c",
-                    "--", binary, NULL};
+                    nondeterministic ? "--nondeterministic" : "--", nondeterministic ? "--" : binary,
+                    nondeterministic ? binary : NULL, NULL};
     char env_steps[512], counter[1300];
     snprintf(env_steps, sizeof env_steps, "HELPER_STEPS=%s", steps ? steps : "");
     snprintf(counter, sizeof counter, "HELPER_COUNTER=%s/counter", work);
@@ -296,6 +297,77 @@ static void utf8_output(void)
         printf("report build said:\n%s\n%s\n", end.out, end.err);
 }
 
+/* Issue 19, item 2: options are strict. A misspelt option or a limit that
+ * is not a number is a usage error (2) naming the option, never a run with
+ * a 0-second limit. */
+static void strict_options(void)
+{
+    char rules[1200], fp[1200], parts[1200], binary[1200];
+    snprintf(rules, sizeof rules, "%s/rules-empty", work);
+    mkdir(rules, 0755);
+    snprintf(fp, sizeof fp, "%s/fingerprint.txt", work);
+    snprintf(parts, sizeof parts, "%s/parts-strict", work);
+    snprintf(binary, sizeof binary, "%s/helper_records", helpers);
+    char path[1300];
+    snprintf(path, sizeof path, "%s/helper_case.broken.started", parts);
+    unlink(path); /* left by the last test run's good run below */
+    static const struct {
+        const char *option, *value, *message;
+    } bad[] = {
+        {"--timout", "5", "atlas-run case: unknown option '--timout'"},
+        {"--timeout", "abc", "atlas-run case: --timeout takes a number from 0.001 to 1e+06, not 'abc'"},
+        {"--timeout", "5s", "--timeout takes a number"},
+        {"--timeout", "-1", "--timeout takes a number"},
+        {"--timeout", "0", "--timeout takes a number"},
+        {"--timeout", "1e999", "--timeout takes a number"},
+        {"--timeout", "nan", "--timeout takes a number"},
+        {"--timeout", "", "--timeout takes a number"},
+        {"--repeat", "x", "atlas-run case: --repeat takes a whole number from 0 to 1e+06, not 'x'"},
+        {"--repeat", "-3", "--repeat takes a whole number"},
+        {"--repeat", "2.5", "--repeat takes a whole number"},
+        {"--repeat", "99999999999999999999", "--repeat takes a whole number"},
+        {"--budget", "lots", "atlas-run case: --budget takes a number"},
+        {"stray", "word", "atlas-run case: unexpected argument 'stray'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char *argv[] = {runner, "case", "--case", "helper_case", "--variant", "broken", "--rules", rules,
+                        "--fingerprint", fp, "--parts", parts, (char *)bad[i].option, (char *)bad[i].value,
+                        "--timeout", "5", "--", binary, NULL};
+        struct atlas_end end;
+        CHECK_INT(run(argv, NULL, 30, &end), 2);
+        CHECK_CONTAINS(end.err, bad[i].message);
+    }
+    /* nothing ran, nothing was written */
+    CHECK(access(path, F_OK) != 0);
+
+    /* an option without its value, in every command */
+    char *no_value[] = {runner, "case", "--case", "helper_case", "--variant", "broken", "--rules", rules,
+                        "--fingerprint", fp, "--parts", parts, "--timeout", "--", binary, NULL};
+    struct atlas_end end;
+    CHECK_INT(run(no_value, NULL, 30, &end), 2);
+    CHECK_CONTAINS(end.err, "atlas-run case: --timeout needs a value");
+    char *collect_typo[] = {runner, "collect", "--parts", parts, "--fingerprnt", fp, NULL};
+    CHECK_INT(run(collect_typo, NULL, 30, &end), 2);
+    CHECK_CONTAINS(end.err, "atlas-run collect: unknown option '--fingerprnt'");
+    char *begin_typo[] = {runner, "begin", "--parts", parts, "--fingerprint", fp, "--fingerprint-programme", "x", NULL};
+    CHECK_INT(run(begin_typo, NULL, 30, &end), 2);
+    CHECK_CONTAINS(end.err, "unknown option '--fingerprint-programme'");
+    char *summary_typo[] = {runner, "summary", "--part", parts, NULL};
+    CHECK_INT(run(summary_typo, NULL, 30, &end), 2);
+    char *lint_typo[] = {runner, "lint", "--rules", rules, "--case", "a,b", NULL};
+    CHECK_INT(run(lint_typo, NULL, 30, &end), 2);
+    CHECK_CONTAINS(end.err, "atlas-run lint: unknown option '--case'");
+
+    /* every option as CTest passes it (cmake/AtlasCase.cmake) still runs */
+    char *good[] = {runner, "case", "--case", "helper_case", "--family", "tests", "--variant", "broken",
+                    "--source", "helpers/x.c", "--rules", rules, "--fingerprint", fp, "--parts", parts,
+                    "--timeout", "2.5", "--budget", "30", "--repeat", "2", "--nondeterministic", "--", binary, NULL};
+    CHECK_INT(run(good, NULL, 30, &end), 0);
+    CHECK_CONTAINS(end.out, "helper_case broken: match");
+    snprintf(path, sizeof path, "%s/helper_case.broken.json", parts);
+    CHECK_CONTAINS(read_all(path), "\"timeout_seconds\":2.5");
+}
+
 /* The one writer, for tools in other languages: atlas-run record. */
 static void record_command(void)
 {
@@ -472,6 +544,7 @@ int main(int argc, char **argv)
     time_limits();
     collect_cases();
     utf8_output();
+    strict_options();
     record_command();
     return check_report();
 }
