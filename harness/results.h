@@ -52,6 +52,7 @@ int atlas_case(int argc, char **argv);
 int atlas_begin(int argc, char **argv);
 int atlas_collect(int argc, char **argv);
 int atlas_show_summary(int argc, char **argv);
+int atlas_lint(int argc, char **argv);
 
 /* The options a command takes: each --NAME with a value, or a flag. */
 struct atlas_option {

@@ -368,6 +368,92 @@ static void strict_options(void)
     CHECK_CONTAINS(read_all(path), "\"timeout_seconds\":2.5");
 }
 
+static int lint(const char *root, const char *rules, const char *extra, struct atlas_end *end)
+{
+    char *argv[] = {runner, "lint", "--rules", (char *)rules, "--root", (char *)root, "--cases", "fake_case,other",
+                    (char *)extra, NULL};
+    return run(argv, NULL, 30, end);
+}
+
+/* Issue 19, item 4: lint finds a misspelt status, a step the case never
+ * records and a misspelt operator, each at its file:line; --json prints
+ * every rule as the parser read it. */
+static void lint_checks(void)
+{
+    char root[1200], path[1400], rules[1300];
+    snprintf(root, sizeof root, "%s/lint-root", work);
+    const char *dirs[] = {"", "/cases", "/cases/fam", "/data", "/data/status_names", "/rules", "/bad-rules", "/json-rules"};
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
+        snprintf(path, sizeof path, "%s%s", root, dirs[i]), mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/cases/fam/fake_case.c", root);
+    write_file(path, "#include \"fake.h\"\n#include <stdio.h>\n"
+                     "static void f(int i) { char s[32]; ATLAS_CUDA(\"alloc\", x);\n"
+                     "  snprintf(s, sizeof s, \"init_r%d\", i); snprintf(s, sizeof s, \"%s_%s\", \"global\", \"event\"); }\n");
+    snprintf(path, sizeof path, "%s/cases/fam/fake.h", root);
+    write_file(path, "static const char *step = \"sync\";\n");
+    snprintf(path, sizeof path, "%s/data/status_names/a.tsv", root);
+    write_file(path, "# Columns: api, code, name, text\ncuda\t0\tcudaSuccess\tno error\n"
+                     "cuda\t700\tcudaErrorIllegalAddress\tan illegal memory access was encountered\n");
+    snprintf(path, sizeof path, "%s/data/status_names/b.tsv", root);
+    write_file(path, "# Columns: name, meaning\nCUBLAS_STATUS_INVALID_VALUE\tan argument is wrong\n");
+    snprintf(rules, sizeof rules, "%s/rules", root);
+    snprintf(path, sizeof path, "%s/a.rules", rules);
+    write_file(path, "fake_case broken alloc cudaErrorIllegalAddress cite=doc:x\n"
+                     "fake_case broken sync CUBLAS_STATUS_INVALID_VALUE cite=doc:x\n"
+                     "fake_case broken init_r1 result_wrong|<unknown:999>|not-reached cite=doc:x\n"
+                     "fake_case broken global_event cudaSuccess cite=doc:x\n"
+                     "fake_case broken alloc CUBLAS_STATUS_INVALID_VALEU driver>=580 cite=doc:x\n"
+                     "fake_case broken allocc cudaSuccess cite=doc:x\n"
+                     "fake_case broken end signal:SIGSEGV|exit:3 cite=doc:x\n"
+                     "* * probe cudaErrorIllegalAddress cite=doc:x\n"
+                     "missing_case broken sync cudaSuccess cite=doc:x\n"
+                     "fake_case fixed global_evnt cudaSuccess cite=doc:x\n"
+                     "fake_case fixed init_rx cudaSuccess cite=doc:x\n");
+    struct atlas_end end;
+    CHECK_INT(lint(root, rules, NULL, &end), 99);
+    CHECK_CONTAINS(end.out, "/a.rules:5: 'CUBLAS_STATUS_INVALID_VALEU' is in no status table");
+    CHECK_CONTAINS(end.out, "/a.rules:6: case 'fake_case' never records the step \"allocc\"");
+    CHECK_CONTAINS(end.out, "/a.rules:9: no case is named 'missing_case'");
+    CHECK_CONTAINS(end.out, "/a.rules:9: no source for case 'missing_case'");
+    CHECK_CONTAINS(end.out, "/a.rules:10: case 'fake_case' never records the step \"global_evnt\"");
+    CHECK_CONTAINS(end.out, "/a.rules:11: case 'fake_case' never records the step \"init_rx\"");
+    CHECK_CONTAINS(end.out, "11 rules checked, 6 problems");
+    CHECK(!strstr(end.out, "a.rules:1:") && !strstr(end.out, "a.rules:2:") && !strstr(end.out, "a.rules:3:")
+          && !strstr(end.out, "a.rules:4:") && !strstr(end.out, "a.rules:7:") && !strstr(end.out, "a.rules:8:"));
+
+    /* the status tables are found where --status-tables says */
+    char tables[1400] = "--status-tables";
+    CHECK_INT(lint(root, rules, tables, &end), 2); /* without its value */
+    char *argv[] = {runner, "lint", "--rules", rules, "--root", root, "--status-tables", "/nonexistent", NULL};
+    CHECK_INT(run(argv, NULL, 30, &end), 99);
+    CHECK_CONTAINS(end.out, "/nonexistent: cannot read the status tables");
+
+    /* a misspelt operator: a parse error at its file:line */
+    snprintf(rules, sizeof rules, "%s/bad-rules", root);
+    snprintf(path, sizeof path, "%s/b.rules", rules);
+    write_file(path, "# one\nfake_case broken alloc cudaSuccess driver=>580 cite=doc:x\n");
+    CHECK_INT(lint(root, rules, NULL, &end), 99);
+    CHECK_CONTAINS(end.out, "/b.rules:2: 'driver=>580': '=>' is not an operator");
+
+    /* --json: every rule as the parser read it, one object a line */
+    snprintf(rules, sizeof rules, "%s/json-rules", root);
+    snprintf(path, sizeof path, "%s/c.rules", rules);
+    write_file(path, "# the Python reader must agree\n"
+                     "fake_case broken alloc cudaErrorIllegalAddress|not-reached cudart=11.8..12.9 gpu~H100 "
+                     "cite=run:data/r.json.gz # a note\n"
+                     "* * probe cudaSuccess driver!=none cite=doc:x\n");
+    CHECK_INT(lint(root, rules, "--json", &end), 0);
+    snprintf(path, sizeof path, "%s/c.json", root);
+    write_file(path, end.out);
+    CHECK(valid_json(path, "import json,sys; r=[json.loads(l) for l in open(sys.argv[1])];"
+                           "sys.exit(not (len(r)==2 and r[0]=={'file':r[0]['file'],'line':2,'case':'fake_case',"
+                           "'variant':'broken','step':'alloc','expected':['cudaErrorIllegalAddress','not-reached'],"
+                           "'conditions':[{'field':'cudart','op':'range','value':'11.8','high':'12.9'},"
+                           "{'field':'gpu','op':'~','value':'H100'}],'cite':'run:data/r.json.gz # a note'}"
+                           " and r[0]['file'].endswith('/c.rules') and r[1]['conditions']=="
+                           "[{'field':'driver','op':'!=','value':'none'}] and r[1]['case']=='*'))"));
+}
+
 /* The one writer, for tools in other languages: atlas-run record. */
 static void record_command(void)
 {
@@ -545,6 +631,7 @@ int main(int argc, char **argv)
     collect_cases();
     utf8_output();
     strict_options();
+    lint_checks();
     record_command();
     return check_report();
 }
