@@ -2,17 +2,19 @@
  * program linked to libcuda does not start at all on a machine without a
  * driver, and every case must say what it sees there too.
  *
+ *   struct atlas_driver  every driver function a case calls, one table for all
+ *                        cases, each field named as the function is called
+ *   atlas_driver_open(&cu)
+ *                        libcuda itself, opened with dlopen as PyCUDA, CuPy and
+ *                        the runtime do, each function taken by its symbol;
+ *                        records the checks open_driver and driver_symbols
+ *   atlas_driver_entries(&cu, text)
+ *                        each function through the runtime's entry points
+ *                        (cudaGetDriverEntryPointByVersion, CUDA 12.5 and
+ *                        later); records the check driver_entry_points
  *   atlas_cu_status(step, text, status, get_error_name)
  *                        record a CUresult under the driver's own name for it
  *                        (cuGetErrorName, found at run time like the rest)
- *   atlas_driver_entry(symbol, &fn)
- *                        a driver function through the runtime's entry points
- *                        (cudaGetDriverEntryPointByVersion, CUDA 12.5 and later)
- *   atlas_driver_open(symbols)
- *                        libcuda itself, opened with dlopen as PyCUDA, CuPy and
- *                        the runtime do, and each function of a table taken by
- *                        its symbol; records the checks open_driver and
- *                        driver_symbols
  */
 #ifndef ATLAS_DRIVER_H
 #define ATLAS_DRIVER_H
@@ -21,7 +23,9 @@
 
 #include <cuda.h>
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 static inline bool atlas_cu_status(const char *step, const char *text, CUresult status,
                                    CUresult (*get_error_name)(CUresult, const char **))
@@ -35,6 +39,88 @@ static inline bool atlas_cu_status(const char *step, const char *text, CUresult 
     return atlas_record_call(step, "cu", text, status, name, status == CUDA_SUCCESS);
 }
 
+/* Every driver function a case calls. Fields are named as the functions are
+ * called; cuda.h #defines the renamed ones (cuMemGetInfo is cuMemGetInfo_v2),
+ * so a field, its call and its symbol agree. A case needing another function
+ * adds it here and to atlas_driver_functions. */
+struct atlas_driver {
+    CUresult (*cuGetErrorName)(CUresult, const char **);
+    CUresult (*cuInit)(unsigned);
+    CUresult (*cuDeviceGet)(CUdevice *, int);
+    CUresult (*cuDeviceCanAccessPeer)(int *, CUdevice, CUdevice);
+    CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+    CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
+    CUresult (*cuCtxSetCurrent)(CUcontext);
+    CUresult (*cuCtxGetCurrent)(CUcontext *);
+    CUresult (*cuCtxPushCurrent)(CUcontext);
+    CUresult (*cuCtxPopCurrent)(CUcontext *);
+    CUresult (*cuCtxEnablePeerAccess)(CUcontext, unsigned);
+    CUresult (*cuCtxDisablePeerAccess)(CUcontext);
+    CUresult (*cuMemGetInfo)(size_t *, size_t *);
+    CUresult (*cuMemGetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr);
+    CUresult (*cuLinkCreate)(unsigned, CUjit_option *, void **, CUlinkState *);
+    CUresult (*cuLinkAddData)(CUlinkState, CUjitInputType, void *, size_t, const char *, unsigned, CUjit_option *,
+                              void **);
+    CUresult (*cuLinkComplete)(CUlinkState, void **, size_t *);
+    CUresult (*cuLinkDestroy)(CUlinkState);
+    CUresult (*cuModuleLoadData)(CUmodule *, const void *);
+    CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+    CUresult (*cuModuleUnload)(CUmodule);
+    CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                               CUstream, void **, void **);
+};
+
+/* Each function: its field, its name (what the entry points take) and the
+ * symbol libcuda exports for the version cuda.h declares. */
+#define ATLAS_DRIVER_FUNCTION(field, symbol) {offsetof(struct atlas_driver, field), #field, symbol}
+static const struct {
+    size_t at;
+    const char *name, *symbol;
+} atlas_driver_functions[] = {
+    ATLAS_DRIVER_FUNCTION(cuGetErrorName, "cuGetErrorName"),
+    ATLAS_DRIVER_FUNCTION(cuInit, "cuInit"),
+    ATLAS_DRIVER_FUNCTION(cuDeviceGet, "cuDeviceGet"),
+    ATLAS_DRIVER_FUNCTION(cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer"),
+    ATLAS_DRIVER_FUNCTION(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
+    ATLAS_DRIVER_FUNCTION(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"),
+    ATLAS_DRIVER_FUNCTION(cuCtxSetCurrent, "cuCtxSetCurrent"),
+    ATLAS_DRIVER_FUNCTION(cuCtxGetCurrent, "cuCtxGetCurrent"),
+    ATLAS_DRIVER_FUNCTION(cuCtxPushCurrent, "cuCtxPushCurrent_v2"),
+    ATLAS_DRIVER_FUNCTION(cuCtxPopCurrent, "cuCtxPopCurrent_v2"),
+    ATLAS_DRIVER_FUNCTION(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess"),
+    ATLAS_DRIVER_FUNCTION(cuCtxDisablePeerAccess, "cuCtxDisablePeerAccess"),
+    ATLAS_DRIVER_FUNCTION(cuMemGetInfo, "cuMemGetInfo_v2"),
+    ATLAS_DRIVER_FUNCTION(cuMemGetAddressRange, "cuMemGetAddressRange_v2"),
+    ATLAS_DRIVER_FUNCTION(cuLinkCreate, "cuLinkCreate_v2"),
+    ATLAS_DRIVER_FUNCTION(cuLinkAddData, "cuLinkAddData_v2"),
+    ATLAS_DRIVER_FUNCTION(cuLinkComplete, "cuLinkComplete"),
+    ATLAS_DRIVER_FUNCTION(cuLinkDestroy, "cuLinkDestroy"),
+    ATLAS_DRIVER_FUNCTION(cuModuleLoadData, "cuModuleLoadData"),
+    ATLAS_DRIVER_FUNCTION(cuModuleGetFunction, "cuModuleGetFunction"),
+    ATLAS_DRIVER_FUNCTION(cuModuleUnload, "cuModuleUnload"),
+    ATLAS_DRIVER_FUNCTION(cuLaunchKernel, "cuLaunchKernel"),
+};
+#undef ATLAS_DRIVER_FUNCTION
+
+static inline void **atlas_driver_slot(struct atlas_driver *cu, size_t i)
+{
+    return (void **)((char *)cu + atlas_driver_functions[i].at);
+}
+
+static inline bool atlas_driver_open(struct atlas_driver *cu)
+{
+    memset(cu, 0, sizeof *cu);
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!atlas_check("open_driver", lib != NULL, "dlopen(libcuda.so.1): %s", lib ? "loaded" : dlerror()))
+        return false;
+    const char *missing = NULL;
+    for (size_t i = 0; i < sizeof atlas_driver_functions / sizeof *atlas_driver_functions; i++)
+        if (!(*atlas_driver_slot(cu, i) = dlsym(lib, atlas_driver_functions[i].symbol)) && !missing)
+            missing = atlas_driver_functions[i].symbol;
+    return atlas_check("driver_symbols", missing == NULL, "dlsym of every driver function used: %s",
+                       missing ? missing : "all found");
+}
+
 #if CUDART_VERSION >= 12050
 static inline bool atlas_driver_entry(const char *symbol, void **fn)
 {
@@ -42,27 +128,16 @@ static inline bool atlas_driver_entry(const char *symbol, void **fn)
     return cudaGetDriverEntryPointByVersion(symbol, fn, 12000, cudaEnableDefault, &found) == cudaSuccess
            && found == cudaDriverEntryPointSuccess && *fn;
 }
-#endif
 
-/* One driver function to take from libcuda: where to put it, and its symbol
- * as the library exports it (cuda.h renames some calls: cuMemGetInfo is the
- * symbol cuMemGetInfo_v2). A table ends with {NULL, NULL}. */
-struct atlas_driver_symbol {
-    void **fn;
-    const char *symbol;
-};
-
-static inline bool atlas_driver_open(const struct atlas_driver_symbol *symbols)
+/* text: what the check driver_entry_points says was asked for. */
+static inline bool atlas_driver_entries(struct atlas_driver *cu, const char *text)
 {
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!atlas_check("open_driver", lib != NULL, "dlopen(libcuda.so.1): %s", lib ? "loaded" : dlerror()))
-        return false;
-    const char *missing = NULL;
-    for (const struct atlas_driver_symbol *s = symbols; s->fn; s++)
-        if (!(*s->fn = dlsym(lib, s->symbol)) && !missing)
-            missing = s->symbol;
-    return atlas_check("driver_symbols", missing == NULL, "dlsym of every driver function used: %s",
-                       missing ? missing : "all found");
+    memset(cu, 0, sizeof *cu);
+    bool ok = true;
+    for (size_t i = 0; i < sizeof atlas_driver_functions / sizeof *atlas_driver_functions && ok; i++)
+        ok = atlas_driver_entry(atlas_driver_functions[i].name, atlas_driver_slot(cu, i));
+    return atlas_check("driver_entry_points", ok, "%s", text);
 }
+#endif
 
 #endif

@@ -178,6 +178,18 @@ static void run_repeats(const struct atlas_rules *rules, const struct atlas_fing
 
 int atlas_case(int argc, char **argv)
 {
+    static const struct atlas_option known[] = {
+        {"--case", true},    {"--variant", true}, {"--rules", true},  {"--fingerprint", true},      {"--parts", true},
+        {"--family", true},  {"--source", true},  {"--timeout", true}, {"--repeat", true},          {"--budget", true},
+        {"--skip-reason", true}, {"--nondeterministic", false},        {NULL, false}};
+    atlas_check_options("case", argc, argv, known);
+    /* A limit that is not a number must never become a limit of 0 s: usage
+     * errors, before anything is written. An out-of-range repeat count (0,
+     * 500) is a recorded harness error below, as from $ATLAS_REPEAT. */
+    double timeout = atlas_opt_number("case", argc, argv, "--timeout", "60", 1e-3, 1e6, false);
+    double budget = atlas_opt_number("case", argc, argv, "--budget", "0", 0, 1e7, false);
+    if (atlas_opt(argc, argv, "--repeat", NULL))
+        atlas_opt_number("case", argc, argv, "--repeat", NULL, 0, 1e6, true);
     static char signatures[ATLAS_MAX_REPEATS][2048];
     const char *parts = atlas_need(argc, argv, "--parts");
     struct atlas_run run = {.case_name = atlas_need(argc, argv, "--case"),
@@ -186,8 +198,7 @@ int atlas_case(int argc, char **argv)
                             .source = atlas_opt(argc, argv, "--source", ""),
                             .signatures = signatures,
                             .nondeterministic = atlas_has_flag(argc, argv, "--nondeterministic")};
-    struct case_options c = {.limit = strtod(atlas_opt(argc, argv, "--timeout", "60"), NULL) * atlas_timeout_multiplier(),
-                             .budget = strtod(atlas_opt(argc, argv, "--budget", "0"), NULL)};
+    struct case_options c = {.limit = timeout * atlas_timeout_multiplier(), .budget = budget};
     const char *repeat_env = getenv("ATLAS_REPEAT");
     c.repeats = run.repeats_requested = atoi(atlas_opt(argc, argv, "--repeat", repeat_env && *repeat_env ? repeat_env : "1"));
     char stem[300];

@@ -270,6 +270,9 @@ static int collect_into(FILE *out, int argc, char **argv)
 
 int atlas_collect(int argc, char **argv)
 {
+    static const struct atlas_option known[] = {{"--parts", true}, {"--fingerprint", true}, {"--registered", true},
+                                                {"--out", true},   {"--report", true},      {NULL, false}};
+    atlas_check_options("collect", argc, argv, known);
     char *text = NULL;
     size_t size = 0;
     FILE *out = open_memstream(&text, &size);

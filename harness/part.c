@@ -6,10 +6,60 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* How many bytes from p form one well-formed UTF-8 character (1 to 4), or,
+ * negated, how many form the longest start of one that is cut short or
+ * broken (at least 1): the Unicode standard's "maximal subpart", which
+ * becomes one U+FFFD. */
+static int utf8_char(const unsigned char *p)
+{
+    int n;
+    unsigned char lo = 0x80, hi = 0xbf; /* the second byte's range; the lead narrows it */
+    if (p[0] < 0x80)
+        return 1;
+    else if (p[0] >= 0xc2 && p[0] <= 0xdf)
+        n = 2;
+    else if (p[0] >= 0xe0 && p[0] <= 0xef)
+        n = 3, lo = p[0] == 0xe0 ? 0xa0 : 0x80, hi = p[0] == 0xed ? 0x9f : 0xbf; /* no overlongs, no surrogates */
+    else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+        n = 4, lo = p[0] == 0xf0 ? 0x90 : 0x80, hi = p[0] == 0xf4 ? 0x8f : 0xbf; /* up to U+10FFFF */
+    else
+        return -1; /* a continuation byte alone, an overlong lead, or not UTF-8 at all */
+    for (int i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
+        if (p[i] < lo || p[i] > hi)
+            return -i;
+    return n;
+}
+
+size_t atlas_utf8_whole(const char *s, size_t n)
+{
+    size_t keep = 0;
+    for (size_t i = 0; i < n;) {
+        int len = utf8_char((const unsigned char *)s + i);
+        size_t step = (size_t)(len < 0 ? -len : len);
+        if (i + step > n)
+            break; /* a character that n would cut */
+        i += step;
+        keep = i;
+    }
+    return keep;
+}
+
+/* Always valid UTF-8 (RFC 8259): bytes that are not become U+FFFD. */
 void atlas_json_str(FILE *f, const char *s)
 {
     fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
+        int len = utf8_char(p);
+        if (len < 0) {
+            fputs("\xef\xbf\xbd", f);
+            p += -len;
+            continue;
+        }
+        if (len > 1) {
+            fwrite(p, 1, (size_t)len, f);
+            p += len;
+            continue;
+        }
         switch (*p) {
         case '"': fputs("\\\"", f); break;
         case '\\': fputs("\\\\", f); break;
@@ -22,6 +72,7 @@ void atlas_json_str(FILE *f, const char *s)
             else
                 fputc(*p, f);
         }
+        p++;
     }
     fputc('"', f);
 }
@@ -173,10 +224,10 @@ static void write_observations(FILE *f, const struct atlas_run *run)
     bool first = true;
     for (int s = 0; s < 2; s++)
         for (const char *p = strstr(streams[s], "On entry to"); p; p = strstr(p + 1, "On entry to")) {
-            int len = (int)strcspn(p, "\n");
-            fputs(first ? "" : ",", f);
             char line[256];
-            snprintf(line, sizeof line, "%.*s", len, p);
+            size_t len = strcspn(p, "\n");
+            fputs(first ? "" : ",", f);
+            snprintf(line, sizeof line, "%.*s", (int)atlas_utf8_whole(p, len < sizeof line ? len : sizeof line - 1), p);
             atlas_json_str(f, line);
             first = false;
         }

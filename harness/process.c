@@ -40,7 +40,9 @@ double atlas_timeout_multiplier(void)
     return m > 0 ? m : 1.0;
 }
 
-/* Keep the last ATLAS_TAIL bytes of a stream, counting what is dropped. */
+/* Keep the last ATLAS_TAIL bytes of a stream, counting what is dropped. A
+ * tail never starts inside a UTF-8 character: the rest of one cut there (at
+ * most three continuation bytes) is dropped with it. */
 static void keep_tail(char *tail, long *cut, const char *data, size_t n)
 {
     size_t have = strlen(tail);
@@ -56,7 +58,15 @@ static void keep_tail(char *tail, long *cut, const char *data, size_t n)
         *cut += (long)drop;
     }
     memcpy(tail + have, data, n);
-    tail[have + n] = '\0';
+    have += n;
+    tail[have] = '\0';
+    if (*cut > 0) {
+        size_t rest = 0;
+        while (rest < 3 && rest < have && ((unsigned char)tail[rest] & 0xc0) == 0x80)
+            rest++;
+        memmove(tail, tail + rest, have - rest + 1);
+        *cut += (long)rest;
+    }
 }
 
 /* Read what is there; returns 0 at end of stream. Bytes that are not text

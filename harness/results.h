@@ -21,10 +21,13 @@
 #define ATLAS_RESULTS_SCHEMA "cuda-error-atlas/results/1"
 #define ATLAS_MAX_REPEATS 100
 
-/* JSON, escaped. */
+/* JSON, escaped, and always valid UTF-8: bytes that are not UTF-8 become
+ * U+FFFD, one for each broken or cut-short character. */
 void atlas_json_str(FILE *f, const char *s);
 void atlas_json_key(FILE *f, const char *key, bool first);
 void atlas_json_str_or_null(FILE *f, const char *s);
+/* How many of the first n bytes of s to keep so that no character is cut. */
+size_t atlas_utf8_whole(const char *s, size_t n);
 
 /* Everything known about one variant's run(s). */
 struct atlas_run {
@@ -49,6 +52,24 @@ int atlas_case(int argc, char **argv);
 int atlas_begin(int argc, char **argv);
 int atlas_collect(int argc, char **argv);
 int atlas_show_summary(int argc, char **argv);
+int atlas_lint(int argc, char **argv);
+
+/* The options a command takes: each --NAME with a value, or a flag. */
+struct atlas_option {
+    const char *name;
+    bool takes_value;
+};
+#define ATLAS_USAGE_ERROR 2
+
+/* Every argument before "--" must be one of the command's options (with its
+ * value, when it takes one) or --help: otherwise prints what is wrong, naming
+ * the option, and exits ATLAS_USAGE_ERROR. The list ends with {NULL}. */
+void atlas_check_options(const char *command, int argc, char **argv, const struct atlas_option known[]);
+/* The option's value as a number in [min, max] (its fallback when absent); a
+ * value that is not a whole such number (abc, 5x, -1, 1e999, nan) is a usage
+ * error naming the option. integer: no fraction either. */
+double atlas_opt_number(const char *command, int argc, char **argv, const char *name, const char *fallback, double min,
+                        double max, bool integer);
 
 /* Shared by the commands: options before "--", files. */
 bool atlas_has_flag(int argc, char **argv, const char *name);

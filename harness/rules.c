@@ -110,14 +110,26 @@ static int parse_condition(struct atlas_condition *c, const char *tok, const cha
     if (!at || at == tok || !at[oplen])
         return fail(err, errsize, file, line,
                     "'%s' is not a condition (FIELD=VALUE, FIELD>=VERSION, FIELD=LOW..HIGH, ...)", tok);
+    /* The first operator found ends the field, so "driver=>580" would read
+     * as driver = ">580": an operator character opening the value is a
+     * misspelt operator, never a value. */
+    if (strchr("=<>!~", at[oplen]))
+        return fail(err, errsize, file, line,
+                    "'%s': '%.*s' is not an operator (operators are = != >= <= > < ~, ranges FIELD=LOW..HIGH)", tok,
+                    (int)(oplen + strspn(at + oplen, "=<>!~")), at);
     if ((size_t)(at - tok) >= sizeof c->field)
-        return fail(err, errsize, file, line, "field name too long in '%s'", tok);
+        return fail(err, errsize, file, line, "field name longer than %zu characters in '%s'", sizeof c->field - 1,
+                    tok);
     memcpy(c->field, tok, (size_t)(at - tok));
     int f = field_index(c->field);
     if (f < 0)
         return fail(err, errsize, file, line, "unknown field '%s' (fields are those of the fingerprint)", c->field);
     const char *value = at + oplen;
     const char *dots = strstr(value, "..");
+    size_t low_len = c->op == OP_EQ && dots ? (size_t)(dots - value) : strlen(value);
+    if (low_len >= sizeof c->value || (c->op == OP_EQ && dots && strlen(dots + 2) >= sizeof c->high))
+        return fail(err, errsize, file, line, "value longer than %zu characters in '%.40s...'", sizeof c->value - 1,
+                    tok);
     if (c->op == OP_EQ && dots) {
         c->op = OP_RANGE;
         snprintf(c->value, sizeof c->value, "%.*s", (int)(dots - value), value);
@@ -168,6 +180,8 @@ int atlas_rules_parse_line(struct atlas_rules *rules, const char *file, int line
 
     struct atlas_rule r;
     memset(&r, 0, sizeof r);
+    if (strlen(file) >= sizeof r.file)
+        return fail(err, errsize, file, line, "the rules file's path is longer than %zu characters", sizeof r.file - 1);
     snprintf(r.file, sizeof r.file, "%s", file);
     r.line = line;
 
@@ -186,6 +200,8 @@ int atlas_rules_parse_line(struct atlas_rules *rules, const char *file, int line
         return fail(err, errsize, file, line, "cite= must start with run: (a results file) or doc: (a documentation section)");
     if (strlen(cite) <= 4)
         return fail(err, errsize, file, line, "cite= names no evidence");
+    if (strlen(cite) >= sizeof r.cite)
+        return fail(err, errsize, file, line, "cite= is longer than %zu characters", sizeof r.cite - 1);
     snprintf(r.cite, sizeof r.cite, "%s", cite);
 
     char *tok[4 + ATLAS_MAX_CONDITIONS + 1];
@@ -206,9 +222,15 @@ int atlas_rules_parse_line(struct atlas_rules *rules, const char *file, int line
         return fail(err, errsize, file, line, "variant '%s' is not fixed, broken or *", tok[1]);
     if (strcmp(tok[2], "*") != 0 && !is_name(tok[2]))
         return fail(err, errsize, file, line, "'%s' is not a step name", tok[2]);
-    if (strlen(tok[0]) >= sizeof r.case_name || strlen(tok[2]) >= sizeof r.step
-        || strlen(tok[3]) >= sizeof r.expected)
-        return fail(err, errsize, file, line, "a field is too long");
+    const struct {
+        const char *what, *text;
+        size_t size;
+    } sized[] = {{"case name", tok[0], sizeof r.case_name}, {"step name", tok[2], sizeof r.step},
+                 {"EXPECTED", tok[3], sizeof r.expected}};
+    for (size_t i = 0; i < sizeof sized / sizeof *sized; i++)
+        if (strlen(sized[i].text) >= sized[i].size)
+            return fail(err, errsize, file, line, "the %s '%.40s...' is longer than %zu characters", sized[i].what,
+                        sized[i].text, sized[i].size - 1);
     snprintf(r.case_name, sizeof r.case_name, "%s", tok[0]);
     snprintf(r.variant, sizeof r.variant, "%s", tok[1]);
     snprintf(r.step, sizeof r.step, "%s", tok[2]);

@@ -1,5 +1,5 @@
 /* atlas-run — the command line. The case command is case.c; begin and
- * summary state.c; collect collect.c. Below them: reading records record.c,
+ * summary state.c; collect collect.c; lint lint.c. Below them: reading records record.c,
  * judging judge.c, writing a run's part part.c, running a process process.c. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,52 +34,21 @@ static const char usage[] =
     "           line per verdict. Exit 0 all matched, 1 a mismatch or flake, 99 a harness error, a\n"
     "           missing part or no runs at all\n"
     "  summary  --parts DIR      print what the last collect said, once (CTest runs it at the end)\n"
-    "  lint     --rules DIR [--root DIR (.)] [--cases a,b,...]\n"
-    "           every rule parses, names a case that exists, cites files that exist\n"
+    "  lint     --rules DIR [--root DIR (.)] [--cases a,b,...] [--status-tables DIR] [--json]\n"
+    "           every rule parses, names a case that exists (one of --cases, when given), a step its\n"
+    "           source ROOT/cases/*/CASE.{c,cu} records as a string literal (itself or a local header it\n"
+    "           includes), statuses that a status table lists (--status-tables, default\n"
+    "           ROOT/data/status_names), and cites results files that exist; prints file:line: why\n"
+    "             --json  print every parsed rule instead, one JSON object a line: file, line, case,\n"
+    "                     variant, step, expected [...], conditions [{field, op, value}] (op: = != >= <=\n"
+    "                     > < ~, or range with value LOW and high HIGH), cite\n"
     "  record   FILE KIND [FIELD...] [KIND [FIELD...]]...\n"
     "           append records to FILE in the case record format (harness/record.h)\n"
     "\n"
-    "Exit codes of case: 0 match, 1 mismatch or flaky, 77 skip, 99 harness error.\n";
+    "Exit codes of case: 0 match, 1 mismatch or flaky, 77 skip, 99 harness error. Every command:\n"
+    "2 for a usage error (an unknown option, an option without its value, a value that is not a number).\n";
 
-/* ---- lint and record ------------------------------------------------------ */
-
-static int lint(int argc, char **argv)
-{
-    const char *dir = atlas_need(argc, argv, "--rules"), *root = atlas_opt(argc, argv, "--root", ".");
-    const char *cases = atlas_opt(argc, argv, "--cases", NULL);
-    char err[1024];
-    struct atlas_rules rules = {0};
-    if (atlas_rules_load_dir(&rules, dir, err, sizeof err) != 0) {
-        printf("%s\n", err);
-        return atlas_verdicts[ATLAS_ERROR].exit_code;
-    }
-    static char list[1 << 16];
-    snprintf(list, sizeof list, ",%s,", cases ? cases : "");
-    int problems = 0;
-    for (size_t i = 0; i < rules.n; i++) {
-        const struct atlas_rule *r = &rules.rule[i];
-        char want[128];
-        snprintf(want, sizeof want, ",%s,", r->case_name);
-        if (cases && strcmp(r->case_name, "*") != 0 && !strstr(list, want)) {
-            printf("%s:%d: no case is named '%s'\n", r->file, r->line, r->case_name);
-            problems++;
-        }
-        /* Every results file a citation names (run:A run:B ...) must exist. */
-        char cite[sizeof r->cite];
-        snprintf(cite, sizeof cite, "%s", r->cite);
-        for (char *save = NULL, *t = strtok_r(cite, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-            char path[1200];
-            snprintf(path, sizeof path, "%s/%s", root, t + 4);
-            if (strncmp(t, "run:", 4) == 0 && access(path, R_OK) != 0) {
-                printf("%s:%d: the cited results file %s does not exist\n", r->file, r->line, t + 4);
-                problems++;
-            }
-        }
-    }
-    printf("%zu rules checked, %d problem%s\n", rules.n, problems, problems == 1 ? "" : "s");
-    atlas_rules_free(&rules);
-    return problems ? atlas_verdicts[ATLAS_ERROR].exit_code : 0;
-}
+/* ---- record ---------------------------------------------------------------- */
 
 /* Appends records through the one writer, for tools in other languages
  * (reports/replay.py): each KIND is followed by as many fields as it takes. */
@@ -116,7 +85,7 @@ int main(int argc, char **argv)
         const char *name;
         int (*run)(int, char **);
     } commands[] = {{"case", atlas_case},    {"begin", atlas_begin}, {"collect", atlas_collect},
-                    {"summary", atlas_show_summary}, {"lint", lint}, {"record", record}};
+                    {"summary", atlas_show_summary}, {"lint", atlas_lint}, {"record", record}};
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)) {
         fputs(usage, stdout);
         return 0;

@@ -6,11 +6,51 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+void atlas_check_options(const char *command, int argc, char **argv, const struct atlas_option known[])
+{
+    for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        const struct atlas_option *o = known;
+        while (o->name && strcmp(o->name, argv[i]) != 0)
+            o++;
+        if (strcmp(argv[i], "--help") == 0)
+            continue;
+        if (!o->name) {
+            fprintf(stderr, "atlas-run %s: %s '%s' (atlas-run --help)\n", command,
+                    strncmp(argv[i], "-", 1) == 0 ? "unknown option" : "unexpected argument", argv[i]);
+            exit(ATLAS_USAGE_ERROR);
+        }
+        if (o->takes_value && (i + 1 >= argc || strcmp(argv[i + 1], "--") == 0)) {
+            fprintf(stderr, "atlas-run %s: %s needs a value (atlas-run --help)\n", command, argv[i]);
+            exit(ATLAS_USAGE_ERROR);
+        }
+        i += o->takes_value;
+    }
+}
+
+double atlas_opt_number(const char *command, int argc, char **argv, const char *name, const char *fallback, double min,
+                        double max, bool integer)
+{
+    const char *text = atlas_opt(argc, argv, name, fallback);
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    /* strtod takes "inf", "nan" and hex; only plain decimals are numbers here */
+    bool plain = text[strspn(text, "0123456789.+-eE")] == '\0';
+    if (!*text || *end || !plain || errno == ERANGE || !isfinite(v) || v < min || v > max
+        || (integer && v != (double)(long)v)) {
+        fprintf(stderr, "atlas-run %s: %s takes %s from %g to %g, not '%s' (atlas-run --help)\n", command, name,
+                integer ? "a whole number" : "a number", min, max, text);
+        exit(ATLAS_USAGE_ERROR);
+    }
+    return v;
+}
 
 bool atlas_has_flag(int argc, char **argv, const char *name)
 {
@@ -110,6 +150,9 @@ static int begin_fingerprint(const char *fp_path, const char *program)
 
 int atlas_begin(int argc, char **argv)
 {
+    static const struct atlas_option known[] = {
+        {"--parts", true}, {"--fingerprint", true}, {"--fingerprint-program", true}, {NULL, false}};
+    atlas_check_options("begin", argc, argv, known);
     const char *parts = atlas_need(argc, argv, "--parts"), *fp_path = atlas_need(argc, argv, "--fingerprint");
     const char *program = atlas_opt(argc, argv, "--fingerprint-program", NULL);
     atlas_make_dir(parts);
@@ -140,6 +183,8 @@ int atlas_begin(int argc, char **argv)
 
 int atlas_show_summary(int argc, char **argv)
 {
+    static const struct atlas_option known[] = {{"--parts", true}, {NULL, false}};
+    atlas_check_options("summary", argc, argv, known);
     char path[1200];
     snprintf(path, sizeof path, "%s/summary.txt", atlas_need(argc, argv, "--parts"));
     static char text[1 << 20];

@@ -2,7 +2,7 @@
  * PyCUDA, CuPy, Triton's launcher and Rust's cudarc call it (libcuda opened
  * at run time, each function by its symbol), and one small kernel as PTX.
  *
- *   struct driver_api cu; driver_api_open(&cu)
+ *   struct atlas_driver cu; atlas_driver_open(&cu)   (harness/atlas_driver.h)
  *                    libcuda's functions as cu.cuInit, cu.cuMemGetInfo, ...;
  *                    records open_driver and driver_symbols
  *   CU(step, call)   record a driver call's CUresult under its own name
@@ -13,45 +13,6 @@
 #define DRIVER_API_H
 
 #include "atlas_driver.h"
-
-/* Fields named as the functions are called; cuda.h #defines the renamed ones
- * (cuMemGetInfo is cuMemGetInfo_v2), so the field and its symbol agree. */
-struct driver_api {
-    CUresult (*cuGetErrorName)(CUresult, const char **);
-    CUresult (*cuInit)(unsigned);
-    CUresult (*cuDeviceGet)(CUdevice *, int);
-    CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
-    CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
-    CUresult (*cuCtxSetCurrent)(CUcontext);
-    CUresult (*cuCtxGetCurrent)(CUcontext *);
-    CUresult (*cuMemGetInfo)(size_t *, size_t *);
-    CUresult (*cuMemGetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr);
-    CUresult (*cuModuleLoadData)(CUmodule *, const void *);
-    CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
-    CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                               CUstream, void **, void **);
-    CUresult (*cuModuleUnload)(CUmodule);
-};
-
-static inline bool driver_api_open(struct driver_api *cu)
-{
-    const struct atlas_driver_symbol symbols[] = {
-        {(void **)&cu->cuGetErrorName, "cuGetErrorName"},
-        {(void **)&cu->cuInit, "cuInit"},
-        {(void **)&cu->cuDeviceGet, "cuDeviceGet"},
-        {(void **)&cu->cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"},
-        {(void **)&cu->cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"},
-        {(void **)&cu->cuCtxSetCurrent, "cuCtxSetCurrent"},
-        {(void **)&cu->cuCtxGetCurrent, "cuCtxGetCurrent"},
-        {(void **)&cu->cuMemGetInfo, "cuMemGetInfo_v2"},
-        {(void **)&cu->cuMemGetAddressRange, "cuMemGetAddressRange_v2"},
-        {(void **)&cu->cuModuleLoadData, "cuModuleLoadData"},
-        {(void **)&cu->cuModuleGetFunction, "cuModuleGetFunction"},
-        {(void **)&cu->cuLaunchKernel, "cuLaunchKernel"},
-        {(void **)&cu->cuModuleUnload, "cuModuleUnload"},
-        {NULL, NULL}};
-    return atlas_driver_open(symbols);
-}
 
 #define CU(step, call) atlas_cu_status((step), #call, (call), cu.cuGetErrorName)
 

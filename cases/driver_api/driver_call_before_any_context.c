@@ -53,11 +53,11 @@
 
 static void free_memory_asked(bool make_context_first)
 {
-    struct driver_api cu;
+    struct atlas_driver cu;
     CUdevice device;
     CUcontext context = NULL, current = NULL;
     size_t free_bytes = 0, total_bytes = 0;
-    if (!driver_api_open(&cu))
+    if (!atlas_driver_open(&cu))
         return;
     if (!CU("init", cu.cuInit(0)) || !CU("device", cu.cuDeviceGet(&device, 0)))
         return;

@@ -59,7 +59,7 @@
 #include <stdio.h>
 
 struct work {
-    struct driver_api cu;
+    struct atlas_driver cu;
     CUfunction function;
     int *answer;
     bool bind_first;
@@ -68,7 +68,7 @@ struct work {
 static void *in_the_new_thread(void *argument)
 {
     struct work *w = argument;
-    struct driver_api cu = w->cu;
+    struct atlas_driver cu = w->cu;
     CUcontext current = NULL;
     CUdeviceptr base = 0;
     size_t size = 0;
@@ -86,13 +86,13 @@ static void *in_the_new_thread(void *argument)
 static void launch_from_a_new_thread(bool bind_first)
 {
     struct work w = {.bind_first = bind_first};
-    struct driver_api cu;
+    struct atlas_driver cu;
     CUmodule module = NULL;
     char ptx[1024];
     int answer = 0;
     if (!ATLAS_CUDA("context", cudaFree(0)) || !ATLAS_CUDA("alloc", cudaMalloc((void **)&w.answer, sizeof(int))))
         return;
-    if (driver_api_open(&cu)) {
+    if (atlas_driver_open(&cu)) {
         w.cu = cu;
         snprintf(ptx, sizeof ptx, WRITE_ANSWER_PTX, "write_answer");
         if (CU("load", cu.cuModuleLoadData(&module, ptx))

@@ -58,12 +58,12 @@
 
 static void look_up_write_answer(const char *entry_in_module)
 {
-    struct driver_api cu;
+    struct atlas_driver cu;
     CUmodule module = NULL;
     CUfunction function = NULL;
     char ptx[1024];
     int *answer = NULL, value = 0;
-    if (!ATLAS_CUDA("context", cudaFree(0)) || !driver_api_open(&cu))
+    if (!ATLAS_CUDA("context", cudaFree(0)) || !atlas_driver_open(&cu))
         return;
     snprintf(ptx, sizeof ptx, WRITE_ANSWER_PTX, entry_in_module);
     if (!CU("load", cu.cuModuleLoadData(&module, ptx)))

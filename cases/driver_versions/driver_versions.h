@@ -85,30 +85,11 @@ static inline void dv_note_loaded(const char *prefix) { dl_iterate_phdr(dv_note_
 /* The driver API, opened at run time (dlopen, as the runtime itself does)
  * rather than linked: a program linked to libcuda does not start at all on a
  * machine without a driver, and the cases of this family must say what they
- * see there too. */
-struct dv_driver {
-    CUresult (*get_error_name)(CUresult, const char **);
-    CUresult (*module_load_data)(CUmodule *, const void *);
-    CUresult (*module_get_function)(CUfunction *, CUmodule, const char *);
-    CUresult (*launch_kernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                              unsigned, CUstream, void **, void **);
-    CUresult (*module_unload)(CUmodule);
-};
-
-static inline bool dv_open_driver(struct dv_driver *d)
-{
-    const struct atlas_driver_symbol symbols[] = {
-        {(void **)&d->get_error_name, "cuGetErrorName"},
-        {(void **)&d->module_load_data, "cuModuleLoadData"},
-        {(void **)&d->module_get_function, "cuModuleGetFunction"},
-        {(void **)&d->launch_kernel, "cuLaunchKernel"},
-        {(void **)&d->module_unload, "cuModuleUnload"},
-        {NULL, NULL}};
-    return atlas_driver_open(symbols);
-}
+ * see there too. struct atlas_driver and atlas_driver_open are
+ * harness/atlas_driver.h's. */
 
 /* A driver-API status under its own name (the driver's cuGetErrorName). */
-#define DV_CU(d, step, call) atlas_cu_status((step), #call, (call), (d)->get_error_name)
+#define DV_CU(d, step, call) atlas_cu_status((step), #call, (call), (d)->cuGetErrorName)
 
 /* NVML has no function that names a status and no header in the toolkit,
  * and the rules name CUDA and cuBLAS statuses only: an NVML call is recorded

@@ -46,20 +46,20 @@ static void load_and_run(const char *path, const char *fetch)
     char *version = strstr(ptx, ".version ");
     atlas_note("%s: %.12s", path, version ? version : "no .version line");
 
-    struct dv_driver cu;
+    struct atlas_driver cu;
     CUmodule module;
     CUfunction noop;
-    if (!ATLAS_CUDA("context", cudaFree(0)) || !dv_open_driver(&cu))
+    if (!ATLAS_CUDA("context", cudaFree(0)) || !atlas_driver_open(&cu))
         return;
-    if (!DV_CU(&cu, "load", cu.module_load_data(&module, ptx)))
+    if (!DV_CU(&cu, "load", cu.cuModuleLoadData(&module, ptx)))
         return;
-    if (DV_CU(&cu, "get_function", cu.module_get_function(&noop, module, "noop"))) {
+    if (DV_CU(&cu, "get_function", cu.cuModuleGetFunction(&noop, module, "noop"))) {
         void *out = NULL;
         void *args[] = {&out};
-        DV_CU(&cu, "launch", cu.launch_kernel(noop, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+        DV_CU(&cu, "launch", cu.cuLaunchKernel(noop, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
         ATLAS_CUDA("sync", cudaDeviceSynchronize());
     }
-    cu.module_unload(module);
+    cu.cuModuleUnload(module);
 }
 
 static void ptx_of_nvrtc_13_0(void)

@@ -31,38 +31,15 @@
  * atlas:runs-alone — its child fills GPU memory.
  */
 #include "atlas_cublas.h"
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-/* The other process: take the memory, say so, hold it until told to stop
- * (the pipe closes) — at most 60 s. */
-static void hold_memory_in_child(int ready_fd, int stop_fd, size_t headroom)
-{
-    size_t filled = atlas_fill_gpu(headroom);
-    char done = filled ? 1 : 0, ignored;
-    if (write(ready_fd, &done, 1) != 1)
-        _exit(1);
-    alarm(60);
-    if (read(stop_fd, &ignored, 1) < 0)
-        _exit(1);
-    atlas_release_gpu();
-    _exit(0);
-}
+#include "atlas_memory_holder.h"
 
 static void create_beside(size_t headroom)
 {
-    int ready[2], stop[2];
-    if (pipe(ready) || pipe(stop))
+    struct atlas_holder other;
+    int filled = atlas_hold_memory(&other, headroom); /* before any CUDA call here */
+    if (filled < 0)
         return;
-    pid_t child = fork(); /* before any CUDA call here: contexts do not survive fork */
-    if (child == 0) {
-        close(ready[0]), close(stop[1]);
-        hold_memory_in_child(ready[1], stop[0], headroom);
-    }
-    close(ready[1]), close(stop[0]);
-    char filled = 0;
-    if (read(ready[0], &filled, 1) == 1 && filled) {
+    if (filled) {
         cublasHandle_t handle;
         if (ATLAS_CUDA("context", cudaFree(0)) && ATLAS_CUBLAS("create", cublasCreate(&handle)))
             cublasDestroy(handle);
@@ -70,9 +47,7 @@ static void create_beside(size_t headroom)
         atlas_note("the other process could not fill the GPU (no device here?)");
         ATLAS_CUDA("context", cudaFree(0));
     }
-    close(stop[1]);
-    int status;
-    waitpid(child, &status, 0);
+    atlas_release_memory(&other);
 }
 
 static void leave_headroom(void) { create_beside((size_t)4 << 30); }

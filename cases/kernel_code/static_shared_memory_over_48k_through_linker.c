@@ -39,7 +39,6 @@
  */
 #include "atlas_driver.h"
 #include "tile_ptx.h"
-#include <cudaTypedefs.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,30 +48,11 @@ enum { THREADS = 256, LOG = 4096 };
 /* The driver API through the runtime's entry points: a case linked to
  * libcuda would not start at all without a driver. Each pointer is named
  * after its function, so the records name the call a user would paste. */
-static struct {
-    PFN_cuGetErrorName_v6000 cuGetErrorName;
-    PFN_cuLinkCreate_v6050 cuLinkCreate;
-    PFN_cuLinkAddData_v6050 cuLinkAddData;
-    PFN_cuLinkComplete_v5050 cuLinkComplete;
-    PFN_cuLinkDestroy_v5050 cuLinkDestroy;
-    PFN_cuModuleLoadData_v2000 cuModuleLoadData;
-    PFN_cuModuleGetFunction_v2000 cuModuleGetFunction;
-    PFN_cuModuleUnload_v2000 cuModuleUnload;
-    PFN_cuLaunchKernel_v4000 cuLaunchKernel;
-} cu;
+static struct atlas_driver cu;
 
 static bool open_driver_api(void)
 {
-    bool ok = atlas_driver_entry("cuGetErrorName", (void **)&cu.cuGetErrorName)
-              && atlas_driver_entry("cuLinkCreate", (void **)&cu.cuLinkCreate)
-              && atlas_driver_entry("cuLinkAddData", (void **)&cu.cuLinkAddData)
-              && atlas_driver_entry("cuLinkComplete", (void **)&cu.cuLinkComplete)
-              && atlas_driver_entry("cuLinkDestroy", (void **)&cu.cuLinkDestroy)
-              && atlas_driver_entry("cuModuleLoadData", (void **)&cu.cuModuleLoadData)
-              && atlas_driver_entry("cuModuleGetFunction", (void **)&cu.cuModuleGetFunction)
-              && atlas_driver_entry("cuModuleUnload", (void **)&cu.cuModuleUnload)
-              && atlas_driver_entry("cuLaunchKernel", (void **)&cu.cuLaunchKernel);
-    return atlas_check("driver_entry_points", ok, "cudaGetDriverEntryPointByVersion(cuLink*, cuModule*, cuLaunchKernel)");
+    return atlas_driver_entries(&cu, "cudaGetDriverEntryPointByVersion(cuLink*, cuModule*, cuLaunchKernel)");
 }
 
 #define CU(step, call) atlas_cu_status((step), #call, (call), cu.cuGetErrorName)

@@ -55,37 +55,17 @@
  */
 #include "atlas_driver.h"
 #include "two_devices.h"
-#include <cudaTypedefs.h>
 #include <stdio.h>
 
 #if CUDART_VERSION >= 12050
 /* The driver API through the runtime's entry points, as PyCUDA reaches the
  * driver: a case linked to libcuda would not start at all without a driver. */
-static struct {
-    PFN_cuGetErrorName_v6000 cuGetErrorName;
-    PFN_cuDeviceGet_v2000 cuDeviceGet;
-    PFN_cuDeviceCanAccessPeer_v4000 cuDeviceCanAccessPeer;
-    PFN_cuDevicePrimaryCtxRetain_v7000 cuDevicePrimaryCtxRetain;
-    PFN_cuDevicePrimaryCtxRelease_v11000 cuDevicePrimaryCtxRelease;
-    PFN_cuCtxPushCurrent_v4000 cuCtxPushCurrent;
-    PFN_cuCtxPopCurrent_v4000 cuCtxPopCurrent;
-    PFN_cuCtxEnablePeerAccess_v4000 cuCtxEnablePeerAccess;
-    PFN_cuCtxDisablePeerAccess_v4000 cuCtxDisablePeerAccess;
-} cu;
+static struct atlas_driver cu;
 
 static bool open_driver_api(void)
 {
-    bool ok = atlas_driver_entry("cuGetErrorName", (void **)&cu.cuGetErrorName)
-              && atlas_driver_entry("cuDeviceGet", (void **)&cu.cuDeviceGet)
-              && atlas_driver_entry("cuDeviceCanAccessPeer", (void **)&cu.cuDeviceCanAccessPeer)
-              && atlas_driver_entry("cuDevicePrimaryCtxRetain", (void **)&cu.cuDevicePrimaryCtxRetain)
-              && atlas_driver_entry("cuDevicePrimaryCtxRelease", (void **)&cu.cuDevicePrimaryCtxRelease)
-              && atlas_driver_entry("cuCtxPushCurrent", (void **)&cu.cuCtxPushCurrent)
-              && atlas_driver_entry("cuCtxPopCurrent", (void **)&cu.cuCtxPopCurrent)
-              && atlas_driver_entry("cuCtxEnablePeerAccess", (void **)&cu.cuCtxEnablePeerAccess)
-              && atlas_driver_entry("cuCtxDisablePeerAccess", (void **)&cu.cuCtxDisablePeerAccess);
-    return atlas_check("driver_entry_points", ok,
-                       "cudaGetDriverEntryPointByVersion(cuDevice*, cuDevicePrimaryCtx*, cuCtx*PeerAccess, ...)");
+    return atlas_driver_entries(&cu,
+                                "cudaGetDriverEntryPointByVersion(cuDevice*, cuDevicePrimaryCtx*, cuCtx*PeerAccess, ...)");
 }
 
 #define CU(step, call) atlas_cu_status((step), #call, (call), cu.cuGetErrorName)

@@ -73,6 +73,43 @@ static void test_malformed(void)
     CHECK(parse_error("x broken compile NVRTC_ERROR_INVALID_OPTION cite=run:r.json") == NULL);
     CHECK(parse_error("x broken init ncclInvalidUsage|CUSOLVER_STATUS_INTERNAL_ERROR cite=run:r.json") == NULL);
     CHECK_CONTAINS(parse_error("x broken init NCCL_INVALID cite=run:r.json"), "'NCCL_INVALID' is not a status name");
+    /* a misspelt operator is not a value starting with '>' (issue 19) */
+    CHECK_CONTAINS(parse_error("x broken gemm cudaSuccess driver=>580 cite=run:r.json"),
+                   "t.rules:7: 'driver=>580': '=>' is not an operator");
+    CHECK_CONTAINS(parse_error("x broken gemm cudaSuccess cudart==12 cite=run:r.json"), "'==' is not an operator");
+    CHECK_CONTAINS(parse_error("x broken gemm cudaSuccess cc=<9 cite=run:r.json"), "'=<' is not an operator");
+    CHECK_CONTAINS(parse_error("x broken gemm cudaSuccess gpu~~h100 cite=run:r.json"), "'~~' is not an operator");
+    CHECK_CONTAINS(parse_error("x broken gemm cudaSuccess cc>=<9 cite=run:r.json"), "'>=<' is not an operator");
+    CHECK(parse_error("x broken gemm cudaSuccess driver!=none cc<9 gpu~h100 cite=run:r.json") == NULL);
+}
+
+/* Nothing too long for its buffer is cut silently (issue 19): an error naming file:line. */
+static void test_too_long(void)
+{
+    char line[1024], value[200];
+    memset(value, 'v', 120), value[120] = '\0';
+    snprintf(line, sizeof line, "x broken gemm cudaSuccess gpu=%s cite=run:r.json", value);
+    CHECK_CONTAINS(parse_error(line), "t.rules:7: value longer than 95 characters in 'gpu=vvv");
+    snprintf(line, sizeof line, "x broken gemm cudaSuccess cudart=12.0..%.100s cite=run:r.json", "1.2.3.4.5.6.7.8.9.10.11.12.13.14.15.16.17.18.19.20.21.22.23.24.25.26.27.28.29.30.31.32.33.34.35.36");
+    CHECK_CONTAINS(parse_error(line), "t.rules:7: value longer than 95 characters");
+    snprintf(line, sizeof line, "x broken gemm cudaSuccess %s=1 cite=run:r.json", value);
+    CHECK_CONTAINS(parse_error(line), "t.rules:7: field name longer than 47 characters");
+    snprintf(line, sizeof line, "%s broken gemm cudaSuccess cite=run:r.json", value);
+    CHECK_CONTAINS(parse_error(line), "t.rules:7: the case name 'vvv");
+    snprintf(line, sizeof line, "x broken %s cudaSuccess cite=run:r.json", value);
+    CHECK_CONTAINS(parse_error(line), "t.rules:7: the step name 'vvv");
+    char cite[700];
+    memset(cite, 'c', 600), cite[600] = '\0';
+    snprintf(line, sizeof line, "x broken gemm cudaSuccess cite=doc:%s", cite);
+    CHECK_CONTAINS(parse_error(line), "t.rules:7: cite= is longer than 511 characters");
+    /* just within every limit: kept whole */
+    struct atlas_rules rules = {0};
+    char err[1024] = "";
+    value[95] = '\0';
+    snprintf(line, sizeof line, "x broken gemm cudaSuccess gpu=%s cite=run:r.json", value);
+    CHECK_INT(atlas_rules_parse_line(&rules, "t.rules", 1, line, err, sizeof err), 0);
+    CHECK_STR(rules.n ? rules.rule[0].conditions[0].value : "", value);
+    atlas_rules_free(&rules);
 }
 
 static void test_file_and_conflicts(const char *dir)
@@ -83,6 +120,12 @@ static void test_file_and_conflicts(const char *dir)
     CHECK_INT(atlas_rules_load_file(&rules, path, err, sizeof err), -1);
     char want[1100];
     snprintf(want, sizeof want, "%s:4: unknown field 'compute'", path);
+    CHECK_CONTAINS(err, want);
+    atlas_rules_free(&rules);
+
+    snprintf(path, sizeof path, "%s/overlong.rules", dir);
+    CHECK_INT(atlas_rules_load_file(&rules, path, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:3: value longer than 95 characters", path);
     CHECK_CONTAINS(err, want);
     atlas_rules_free(&rules);
 
@@ -174,6 +217,7 @@ int main(int argc, char **argv)
     }
     test_parse();
     test_malformed();
+    test_too_long();
     test_file_and_conflicts(argv[1]);
     test_versions();
     test_matching();

@@ -11,7 +11,7 @@
 #include <utime.h>
 #include <unistd.h>
 
-static char runner[1024], helpers[1024], work[1024], replay_env[1300] = "ATLAS_REPLAY=";
+static char runner[1024], helpers[1024], work[1024], source[1024], replay_env[1300] = "ATLAS_REPLAY=";
 static int helper_notes;
 
 static void write_file(const char *path, const char *text)
@@ -35,11 +35,12 @@ static int run_case_in(const char *helper, const char *rules_text, const char *m
     snprintf(parts, sizeof parts, "%s/parts", work);
     snprintf(binary, sizeof binary, "%s/%s", helpers, helper);
     /* mode: NULL, "--repeat" (3 runs) or "--nondeterministic" (3 runs, declared) */
+    bool nondeterministic = mode && strcmp(mode, "--nondeterministic") == 0;
     char *argv[] = {runner, "case", "--case", "helper_case", "--family", "tests", "--variant", (char *)variant,
                     "--rules", rules_dir, "--fingerprint", fp, "--parts", parts, "--timeout", "1",
                     "--source", "helpers/x.c", "--repeat", mode ? "3" : "1",
-                    (char *)(mode && strcmp(mode, "--nondeterministic") == 0 ? mode : "--source"), "helpers/x.c",
-                    "--", binary, NULL};
+                    nondeterministic ? "--nondeterministic" : "--", nondeterministic ? "--" : binary,
+                    nondeterministic ? binary : NULL, NULL};
     char env_steps[512], counter[1300];
     snprintf(env_steps, sizeof env_steps, "HELPER_STEPS=%s", steps ? steps : "");
     snprintf(counter, sizeof counter, "HELPER_COUNTER=%s/counter", work);
@@ -264,6 +265,195 @@ static void collect_cases(void)
     CHECK_STR(end.out, "");
 }
 
+/* Issue 19, item 1: the results file is valid UTF-8 whatever a case
+ * printed — bytes that are not UTF-8 become U+FFFD, and an output tail is
+ * never cut inside a character — and the Python report reads it. */
+static void utf8_output(void)
+{
+    char path[1300], out[1200], results[1300];
+    snprintf(path, sizeof path, "%s/registered.txt", work);
+    write_registered(path, "tests/helper_case/broken\ntests/helper_case/fixed\n");
+    struct atlas_end end;
+    begin();
+    CHECK_INT(run_case_variant("helper_bad_utf8", "", NULL, "broken", &end), 0);
+    CHECK_INT(run_case_variant("helper_bad_utf8", "", NULL, "fixed", &end), 0);
+    CHECK_INT(collect(&end), 0);
+    snprintf(results, sizeof results, "%s/results/test-env.json", work);
+    CHECK(valid_json(results, "import json,sys; r=json.loads(open(sys.argv[1],'rb').read().decode('utf-8','strict'));"
+                              "run=r['runs'][0]; o=run['stdout_tail'];"
+                              "sys.exit(not (run['stderr_tail']=='bad \\ufffd|\\ufffd|\\ufffd|end\\n'"
+                              " and o=='\\u20ac'*2730+'\\n' and run['truncated']['stdout_tail']==12001-8191))"));
+    /* the report reads it (from the source tree, where the package is) */
+    if (!source[0])
+        return;
+    snprintf(out, sizeof out, "%s/report-utf8", work);
+    char *report[] = {"/usr/bin/env", "python3", "-m", "cuda_error_atlas", "report", "build", "--out", out,
+                      results, NULL};
+    char pythonpath[1300];
+    snprintf(pythonpath, sizeof pythonpath, "PYTHONPATH=%s", source);
+    char *env[] = {pythonpath, NULL};
+    CHECK_INT(run(report, env, 120, &end), 0);
+    if (end.kind != END_EXIT || end.code != 0)
+        printf("report build said:\n%s\n%s\n", end.out, end.err);
+}
+
+/* Issue 19, item 2: options are strict. A misspelt option or a limit that
+ * is not a number is a usage error (2) naming the option, never a run with
+ * a 0-second limit. */
+static void strict_options(void)
+{
+    char rules[1200], fp[1200], parts[1200], binary[1200];
+    snprintf(rules, sizeof rules, "%s/rules-empty", work);
+    mkdir(rules, 0755);
+    snprintf(fp, sizeof fp, "%s/fingerprint.txt", work);
+    snprintf(parts, sizeof parts, "%s/parts-strict", work);
+    snprintf(binary, sizeof binary, "%s/helper_records", helpers);
+    char path[1300];
+    snprintf(path, sizeof path, "%s/helper_case.broken.started", parts);
+    unlink(path); /* left by the last test run's good run below */
+    static const struct {
+        const char *option, *value, *message;
+    } bad[] = {
+        {"--timout", "5", "atlas-run case: unknown option '--timout'"},
+        {"--timeout", "abc", "atlas-run case: --timeout takes a number from 0.001 to 1e+06, not 'abc'"},
+        {"--timeout", "5s", "--timeout takes a number"},
+        {"--timeout", "-1", "--timeout takes a number"},
+        {"--timeout", "0", "--timeout takes a number"},
+        {"--timeout", "1e999", "--timeout takes a number"},
+        {"--timeout", "nan", "--timeout takes a number"},
+        {"--timeout", "", "--timeout takes a number"},
+        {"--repeat", "x", "atlas-run case: --repeat takes a whole number from 0 to 1e+06, not 'x'"},
+        {"--repeat", "-3", "--repeat takes a whole number"},
+        {"--repeat", "2.5", "--repeat takes a whole number"},
+        {"--repeat", "99999999999999999999", "--repeat takes a whole number"},
+        {"--budget", "lots", "atlas-run case: --budget takes a number"},
+        {"stray", "word", "atlas-run case: unexpected argument 'stray'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char *argv[] = {runner, "case", "--case", "helper_case", "--variant", "broken", "--rules", rules,
+                        "--fingerprint", fp, "--parts", parts, (char *)bad[i].option, (char *)bad[i].value,
+                        "--timeout", "5", "--", binary, NULL};
+        struct atlas_end end;
+        CHECK_INT(run(argv, NULL, 30, &end), 2);
+        CHECK_CONTAINS(end.err, bad[i].message);
+    }
+    /* nothing ran, nothing was written */
+    CHECK(access(path, F_OK) != 0);
+
+    /* an option without its value, in every command */
+    char *no_value[] = {runner, "case", "--case", "helper_case", "--variant", "broken", "--rules", rules,
+                        "--fingerprint", fp, "--parts", parts, "--timeout", "--", binary, NULL};
+    struct atlas_end end;
+    CHECK_INT(run(no_value, NULL, 30, &end), 2);
+    CHECK_CONTAINS(end.err, "atlas-run case: --timeout needs a value");
+    char *collect_typo[] = {runner, "collect", "--parts", parts, "--fingerprnt", fp, NULL};
+    CHECK_INT(run(collect_typo, NULL, 30, &end), 2);
+    CHECK_CONTAINS(end.err, "atlas-run collect: unknown option '--fingerprnt'");
+    char *begin_typo[] = {runner, "begin", "--parts", parts, "--fingerprint", fp, "--fingerprint-programme", "x", NULL};
+    CHECK_INT(run(begin_typo, NULL, 30, &end), 2);
+    CHECK_CONTAINS(end.err, "unknown option '--fingerprint-programme'");
+    char *summary_typo[] = {runner, "summary", "--part", parts, NULL};
+    CHECK_INT(run(summary_typo, NULL, 30, &end), 2);
+    char *lint_typo[] = {runner, "lint", "--rules", rules, "--case", "a,b", NULL};
+    CHECK_INT(run(lint_typo, NULL, 30, &end), 2);
+    CHECK_CONTAINS(end.err, "atlas-run lint: unknown option '--case'");
+
+    /* every option as CTest passes it (cmake/AtlasCase.cmake) still runs */
+    char *good[] = {runner, "case", "--case", "helper_case", "--family", "tests", "--variant", "broken",
+                    "--source", "helpers/x.c", "--rules", rules, "--fingerprint", fp, "--parts", parts,
+                    "--timeout", "2.5", "--budget", "30", "--repeat", "2", "--nondeterministic", "--", binary, NULL};
+    CHECK_INT(run(good, NULL, 30, &end), 0);
+    CHECK_CONTAINS(end.out, "helper_case broken: match");
+    snprintf(path, sizeof path, "%s/helper_case.broken.json", parts);
+    CHECK_CONTAINS(read_all(path), "\"timeout_seconds\":2.5");
+}
+
+static int lint(const char *root, const char *rules, const char *extra, struct atlas_end *end)
+{
+    char *argv[] = {runner, "lint", "--rules", (char *)rules, "--root", (char *)root, "--cases", "fake_case,other",
+                    (char *)extra, NULL};
+    return run(argv, NULL, 30, end);
+}
+
+/* Issue 19, item 4: lint finds a misspelt status, a step the case never
+ * records and a misspelt operator, each at its file:line; --json prints
+ * every rule as the parser read it. */
+static void lint_checks(void)
+{
+    char root[1200], path[1400], rules[1300];
+    snprintf(root, sizeof root, "%s/lint-root", work);
+    const char *dirs[] = {"", "/cases", "/cases/fam", "/data", "/data/status_names", "/rules", "/bad-rules", "/json-rules"};
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
+        snprintf(path, sizeof path, "%s%s", root, dirs[i]), mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/cases/fam/fake_case.c", root);
+    write_file(path, "#include \"fake.h\"\n#include <stdio.h>\n"
+                     "static void f(int i) { char s[32]; ATLAS_CUDA(\"alloc\", x);\n"
+                     "  snprintf(s, sizeof s, \"init_r%d\", i); snprintf(s, sizeof s, \"%s_%s\", \"global\", \"event\"); }\n");
+    snprintf(path, sizeof path, "%s/cases/fam/fake.h", root);
+    write_file(path, "static const char *step = \"sync\";\n");
+    snprintf(path, sizeof path, "%s/data/status_names/a.tsv", root);
+    write_file(path, "# Columns: api, code, name, text\ncuda\t0\tcudaSuccess\tno error\n"
+                     "cuda\t700\tcudaErrorIllegalAddress\tan illegal memory access was encountered\n");
+    snprintf(path, sizeof path, "%s/data/status_names/b.tsv", root);
+    write_file(path, "# Columns: name, meaning\nCUBLAS_STATUS_INVALID_VALUE\tan argument is wrong\n");
+    snprintf(rules, sizeof rules, "%s/rules", root);
+    snprintf(path, sizeof path, "%s/a.rules", rules);
+    write_file(path, "fake_case broken alloc cudaErrorIllegalAddress cite=doc:x\n"
+                     "fake_case broken sync CUBLAS_STATUS_INVALID_VALUE cite=doc:x\n"
+                     "fake_case broken init_r1 result_wrong|<unknown:999>|not-reached cite=doc:x\n"
+                     "fake_case broken global_event cudaSuccess cite=doc:x\n"
+                     "fake_case broken alloc CUBLAS_STATUS_INVALID_VALEU driver>=580 cite=doc:x\n"
+                     "fake_case broken allocc cudaSuccess cite=doc:x\n"
+                     "fake_case broken end signal:SIGSEGV|exit:3 cite=doc:x\n"
+                     "* * probe cudaErrorIllegalAddress cite=doc:x\n"
+                     "missing_case broken sync cudaSuccess cite=doc:x\n"
+                     "fake_case fixed global_evnt cudaSuccess cite=doc:x\n"
+                     "fake_case fixed init_rx cudaSuccess cite=doc:x\n");
+    struct atlas_end end;
+    CHECK_INT(lint(root, rules, NULL, &end), 99);
+    CHECK_CONTAINS(end.out, "/a.rules:5: 'CUBLAS_STATUS_INVALID_VALEU' is in no status table");
+    CHECK_CONTAINS(end.out, "/a.rules:6: case 'fake_case' never records the step \"allocc\"");
+    CHECK_CONTAINS(end.out, "/a.rules:9: no case is named 'missing_case'");
+    CHECK_CONTAINS(end.out, "/a.rules:9: no source for case 'missing_case'");
+    CHECK_CONTAINS(end.out, "/a.rules:10: case 'fake_case' never records the step \"global_evnt\"");
+    CHECK_CONTAINS(end.out, "/a.rules:11: case 'fake_case' never records the step \"init_rx\"");
+    CHECK_CONTAINS(end.out, "11 rules checked, 6 problems");
+    CHECK(!strstr(end.out, "a.rules:1:") && !strstr(end.out, "a.rules:2:") && !strstr(end.out, "a.rules:3:")
+          && !strstr(end.out, "a.rules:4:") && !strstr(end.out, "a.rules:7:") && !strstr(end.out, "a.rules:8:"));
+
+    /* the status tables are found where --status-tables says */
+    char tables[1400] = "--status-tables";
+    CHECK_INT(lint(root, rules, tables, &end), 2); /* without its value */
+    char *argv[] = {runner, "lint", "--rules", rules, "--root", root, "--status-tables", "/nonexistent", NULL};
+    CHECK_INT(run(argv, NULL, 30, &end), 99);
+    CHECK_CONTAINS(end.out, "/nonexistent: cannot read the status tables");
+
+    /* a misspelt operator: a parse error at its file:line */
+    snprintf(rules, sizeof rules, "%s/bad-rules", root);
+    snprintf(path, sizeof path, "%s/b.rules", rules);
+    write_file(path, "# one\nfake_case broken alloc cudaSuccess driver=>580 cite=doc:x\n");
+    CHECK_INT(lint(root, rules, NULL, &end), 99);
+    CHECK_CONTAINS(end.out, "/b.rules:2: 'driver=>580': '=>' is not an operator");
+
+    /* --json: every rule as the parser read it, one object a line */
+    snprintf(rules, sizeof rules, "%s/json-rules", root);
+    snprintf(path, sizeof path, "%s/c.rules", rules);
+    write_file(path, "# the Python reader must agree\n"
+                     "fake_case broken alloc cudaErrorIllegalAddress|not-reached cudart=11.8..12.9 gpu~H100 "
+                     "cite=run:data/r.json.gz # a note\n"
+                     "* * probe cudaSuccess driver!=none cite=doc:x\n");
+    CHECK_INT(lint(root, rules, "--json", &end), 0);
+    snprintf(path, sizeof path, "%s/c.json", root);
+    write_file(path, end.out);
+    CHECK(valid_json(path, "import json,sys; r=[json.loads(l) for l in open(sys.argv[1])];"
+                           "sys.exit(not (len(r)==2 and r[0]=={'file':r[0]['file'],'line':2,'case':'fake_case',"
+                           "'variant':'broken','step':'alloc','expected':['cudaErrorIllegalAddress','not-reached'],"
+                           "'conditions':[{'field':'cudart','op':'range','value':'11.8','high':'12.9'},"
+                           "{'field':'gpu','op':'~','value':'H100'}],'cite':'run:data/r.json.gz # a note'}"
+                           " and r[0]['file'].endswith('/c.rules') and r[1]['conditions']=="
+                           "[{'field':'driver','op':'!=','value':'none'}] and r[1]['case']=='*'))"));
+}
+
 /* The one writer, for tools in other languages: atlas-run record. */
 static void record_command(void)
 {
@@ -290,10 +480,12 @@ static void record_command(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: test_runner ATLAS_RUN HELPER_DIR WORK_DIR\n");
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: test_runner ATLAS_RUN HELPER_DIR WORK_DIR [SOURCE_DIR]\n");
         return 99;
     }
+    if (argc == 5)
+        snprintf(source, sizeof source, "%s", argv[4]);
     snprintf(runner, sizeof runner, "%s", argv[1]);
     snprintf(helpers, sizeof helpers, "%s", argv[2]);
     snprintf(work, sizeof work, "%s", argv[3]);
@@ -437,6 +629,9 @@ int main(int argc, char **argv)
 
     time_limits();
     collect_cases();
+    utf8_output();
+    strict_options();
+    lint_checks();
     record_command();
     return check_report();
 }
