@@ -12,7 +12,7 @@ wheel was built. docs/dataset.md documents every table.
 """
 import argparse
 import contextlib
-import csv
+import gzip
 import hashlib
 import io
 import json
@@ -108,10 +108,11 @@ def build(root=ROOT, out=None, quiet=False):
     db.executescript("""
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
         CREATE TABLE results_files (path TEXT PRIMARY KEY, kind TEXT, id TEXT, label TEXT, partial INTEGER,
-                                    collected TEXT, environment TEXT, text TEXT);
+                                    collected TEXT, environment TEXT, gzip BLOB);
         CREATE TABLE runs (path TEXT, column_id TEXT, family TEXT, case_name TEXT, variant TEXT, verdict TEXT,
-                           first_error TEXT, first_error_step TEXT, end_kind TEXT, end_outcome TEXT, sticky TEXT,
-                           steps TEXT);
+                           first_error TEXT, first_error_step TEXT, end_kind TEXT, end_outcome TEXT, sticky TEXT);
+        CREATE TABLE steps (path TEXT, column_id TEXT, case_name TEXT, variant TEXT, step TEXT, status TEXT,
+                            call TEXT, success INTEGER);
         CREATE TABLE problems (path TEXT, scope TEXT, reason TEXT);
         CREATE TABLE rules (file TEXT, line INTEGER, case_name TEXT, variant TEXT, step TEXT, expected TEXT,
                             conditions TEXT, cite TEXT);
@@ -125,7 +126,8 @@ def build(root=ROOT, out=None, quiet=False):
     # results: every committed column, validated by the one reader; what it could not use is kept as a problem
     results, loaded_problems = load_results(default_results_paths(root))
     for problem in loaded_problems:
-        problems.append("%s: %s" % (os.path.relpath(problem.path, root), problem.reason))
+        if getattr(problem, "scope", "file") != "superseded":     # a newer file of the same column: nothing lost
+            problems.append("%s: %s" % (os.path.relpath(problem.path, root), problem.reason))
         db.execute("INSERT INTO problems VALUES (?,?,?)",
                    (os.path.relpath(problem.path, root), getattr(problem, "scope", "file"), problem.reason))
     paths = sorted({r.path for r in results} | {p for p in default_results_paths(root)})
@@ -133,22 +135,24 @@ def build(root=ROOT, out=None, quiet=False):
         rel = os.path.relpath(path, root)
         column = next((r for r in results if r.path == path), None)
         try:
-            text = read_bytes(path).decode("utf-8")
+            raw = read_bytes(path)
         except (OSError, ValueError):
             continue                                      # named in problems already
         env = column.environment if column else {}
         db.execute("INSERT INTO results_files VALUES (?,?,?,?,?,?,?,?)",
                    (rel, column.kind if column else None, column.id if column else plain_name(os.path.basename(path)),
                     column.label if column else None, int(bool(column and column.partial)),
-                    column.collected if column else None, json.dumps(env, sort_keys=True), text))
+                    column.collected if column else None, json.dumps(env, sort_keys=True), gzip.compress(raw, 9, mtime=0)))
         for run in (column.runs if column else []):
             first = run.get("first_error") or {}
             end = run.get("end") or {}
-            db.execute("INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            db.execute("INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                        (rel, column.id, run.get("family"), run.get("case"), run.get("variant"), run.get("verdict"),
                         first.get("name"), first.get("step"), end.get("kind"), end.get("outcome"),
-                        json.dumps(run.get("sticky")) if run.get("sticky") is not None else None,
-                        json.dumps(run.get("steps") or [])))
+                        json.dumps(run.get("sticky")) if run.get("sticky") is not None else None))
+            db.executemany("INSERT INTO steps VALUES (?,?,?,?,?,?,?,?)",
+                           [(rel, column.id, run.get("case"), run.get("variant"), step.get("step"), step.get("name"),
+                             step.get("call"), int(bool(step.get("success")))) for step in run.get("steps") or []])
     # rules, through the one Python reader
     parsed, errors = rules_reader.read_dir(os.path.join(root, "expected"), root)
     problems += [str(e) for e in errors]
@@ -198,8 +202,11 @@ def build(root=ROOT, out=None, quiet=False):
         db.execute("INSERT OR REPLACE INTO meta VALUES (?,?)", (key, str(value)))
     db.execute("CREATE INDEX runs_by_case ON runs (case_name, variant)")
     db.execute("CREATE INDEX runs_by_status ON runs (first_error)")
+    db.execute("CREATE INDEX steps_by_status ON steps (status)")
+    db.execute("CREATE INDEX steps_by_case ON steps (case_name, variant)")
     db.execute("CREATE INDEX statuses_by_name ON statuses (name)")
     db.commit()
+    db.execute("VACUUM")
     db.close()
     os.replace(partial, out)
     if not quiet:
@@ -231,8 +238,8 @@ class Dataset:
     def results(self, here=()):
         """(list of Results, list of Problem) of the committed results, as load_results gives them, read from the
         dataset's copy of each file."""
-        texts = {row[0]: row[1] for row in self.db.execute("SELECT path, text FROM results_files ORDER BY path")}
-        return load_results(list(texts), here, reader=lambda path: texts[path].encode("utf-8"))
+        files = {row[0]: row[1] for row in self.db.execute("SELECT path, gzip FROM results_files ORDER BY path")}
+        return load_results(list(files), here, reader=lambda path: gzip.decompress(files[path]))
 
     def query(self, sql, params=()):
         return self.db.execute(sql, params).fetchall()
