@@ -373,7 +373,7 @@ def merge_main(args):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="cuda-atlas fleet", description=__doc__.split("\n\n")[0],
+    parser = argparse.ArgumentParser(prog="cuda-atlas fleet", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog="How a lab runs it: docs/fleet.md")
     sub = parser.add_subparsers(dest="command", required=True)
