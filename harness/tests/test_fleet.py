@@ -121,6 +121,13 @@ class Cluster:
             done = self.client("sinfo", "-h", "-n", "localhost", "-o", "%T")
             return done.returncode == 0 and done.stdout.strip() == "idle"
         self.wait_for("the node was idle", idle, 60)
+        # A cluster that is up but cannot run a job (a container that forbids what slurmd does) is this
+        # machine's limit, not the fleet's: found with a trivial job first.
+        probe = self.path("probe.out")
+        done = self.client("sbatch", "--parsable", "--output=" + probe, "--wrap", "echo ran")
+        if done.returncode != 0:
+            raise Unavailable("sbatch of a trivial job failed: %s" % done.stderr.strip())
+        self.wait_for("a trivial job ran", lambda: "ran" in tail(probe), 60)
 
     def client(self, *command, timeout=30):
         return subprocess.run(list(command), capture_output=True, text=True, env=self.env, timeout=timeout)
