@@ -227,13 +227,14 @@ def machine_label(machine):
 
 
 def signature(run):
-    """What a machine saw of one variant: the verdict, and the runner's signature of each repeat (the steps'
-    statuses and the end), or the same built from the steps where a file has no signatures."""
+    """What a machine saw of one variant: the verdict, and the distinct signatures of its repeats (the runner's:
+    the steps' statuses and the end), or the same built from the steps where a file has no signatures. Three
+    repeats of one outcome and one run of it are the same observation."""
     signatures = run.get("signatures")
     if not (isinstance(signatures, list) and signatures and all(isinstance(s, str) for s in signatures)):
         steps = " ".join("%s=%s" % (s["step"], s["name"]) for s in run.get("steps", []))
         signatures = [(steps + " " if steps else "") + "end=%s" % (run.get("end") or {}).get("outcome")]
-    return run.get("verdict"), tuple(signatures)
+    return run.get("verdict"), tuple(dict.fromkeys(signatures))
 
 
 def merge_runs(contributions):
