@@ -158,14 +158,17 @@ class Help(unittest.TestCase):
     def test_scripts(self):
         s = ARGS.source
         for command, word in (("draft-rules", "--when"), ("replay", "build/run/atlas-run)"), ("explain", "--json"),
-                              ("report", "build"), ("versions", "--sticky-json"), ("benchmark-explain", "--split")):
+                              ("report", "build"), ("versions", "--sticky-json"), ("benchmark-explain", "--split"),
+                              ("fleet", "merge")):
             self.check([sys.executable, "-m", "cuda_error_atlas", command, "--help"], [word])
         self.check([sys.executable, "-m", "cuda_error_atlas", "--help"], ["usage: cuda-atlas"])
         for script, word in (("harness/benchmark.py", "default: 8"), ("harness/run_mirrors.py", "default: 120"),
-                             ("harness/tests/test_ctest_wiring.py", "--build"), ("harness/tests/test_tools.py", "--build")):
+                             ("harness/tests/test_ctest_wiring.py", "--build"), ("harness/tests/test_tools.py", "--build"),
+                             ("harness/tests/test_fleet.py", "--build")):
             self.check([sys.executable, os.path.join(s, script), "--help"], [word])
         self.check(["bash", os.path.join(s, "harness", "toolkit.sh"), "--help"], ["fetch VERSION"])
         self.check(["bash", os.path.join(s, ".ci", "run"), "--help"], ["cmake --workflow --preset test"])
+        self.check(["bash", os.path.join(s, "harness", "fleet", "atlas.sbatch"), "--help"], ["usage: sbatch --array=1-N"])
 
 
 if __name__ == "__main__":
