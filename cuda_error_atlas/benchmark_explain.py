@@ -67,18 +67,21 @@ def read_rows(path):
 
 
 def judge(row, answer, known):
-    """(outcome, detail): outcome is top1 | top3 | miss | honest | claimed | not-in-tree."""
-    ranked = [c.case for c in answer.candidates]
+    """(outcome, detail): outcome is top1 | top3 | miss | honest | claimed | not-in-tree. explain's answers are
+    causes, each listing the cases that reproduce it: a row is answered first when a case it names is among the
+    first answer's cases."""
+    answers = [a.names() for a in answer.answers]
+    shown = ["%s (%s)" % (a.key, ", ".join(a.names()[:3])) for a in answer.answers[:3]]
     if row["expected"]:
         present = [c for c in row["expected"] if c in known]
         if not present:
             return "not-in-tree", "cases %s are not in this tree" % " ".join(row["expected"])
-        if ranked[:1] and ranked[0] in present:
-            return "top1", ranked[0]
-        if any(c in present for c in ranked[:3]):
-            return "top3", "ranked %s" % ", ".join(ranked[:3])
-        where = next((i + 1 for i, c in enumerate(ranked) if c in present), None)
-        return "miss", "wanted %s; ranked %s%s" % (" ".join(present), ", ".join(ranked[:3]) or "nothing",
+        if answers[:1] and any(c in present for c in answers[0]):
+            return "top1", shown[0]
+        if any(c in present for names in answers[:3] for c in names):
+            return "top3", "ranked %s" % "; ".join(shown)
+        where = next((i + 1 for i, names in enumerate(answers) if any(c in present for c in names)), None)
+        return "miss", "wanted %s; ranked %s%s" % (" ".join(present), "; ".join(shown) or "nothing",
                                                     " (found at %d)" % where if where else "")
     claimed = [c.case for c in answer.candidates if c.confidence == CAUSE]
     if claimed:

@@ -133,6 +133,12 @@ class Corpus:
             for quote in _lesson_quotes(case.source):
                 self.messages[name].append((quote, ("the case's lesson (%s)" % case.source_path, None), "lesson"))
         self.documented = _read_documented(root)
+        # the cause each case reproduces (its header's atlas:cause) and one sentence per cause (data/causes.tsv):
+        # explain's answers are causes, each with the cases that reproduce it
+        self.cause_sentences = _read_causes(root)
+        self.cause_of = {name: case.cause or name for name, case in self.cases.items()}
+        # what the frameworks print, read in their own sources (data/frameworks/messages.tsv)
+        self.frameworks = _read_frameworks(root)
         self.real_world = RealWorld.read(os.path.join(root, "data", "real_world", "reports.tsv"))
         for case, messages in list(self.messages.items()):
             merged = collections.OrderedDict()
@@ -531,6 +537,86 @@ class RealWorld:
         return cls(rows)
 
 
+def _read_frameworks(root):
+    """[{id, framework, pattern (compiled), wraps_status, cause_key, meaning, source, ...}]; a pattern that does not
+    compile is left out and said so (a catalogue entry that can never match is a hole, not a silence)."""
+    path = os.path.join(root, "data", "frameworks", "messages.tsv")
+    entries = []
+    if not os.path.exists(path):
+        return entries
+    with open(path, encoding="utf-8") as f:
+        header = None
+        for number, line in enumerate(f, 1):
+            parts = line.rstrip("\n").split("\t")
+            if header is None:
+                header = parts
+                continue
+            row = dict(zip(header, parts))
+            try:
+                row["regex"] = re.compile(row.get("pattern") or "(?!)")
+            except re.error as error:
+                print("explain: %s:%d: pattern does not compile (%s); left out" % (path, number, error), file=sys.stderr)
+                continue
+            entries.append(row)
+    return entries
+
+
+def framework_hits(text, corpus):
+    """The catalogue entries whose message the text holds, the most specific (longest pattern) first."""
+    hits = [e for e in getattr(corpus, "frameworks", []) if e["regex"].search(text)]
+    return sorted(hits, key=lambda e: -len(e.get("pattern", "")))
+
+
+def _read_causes(root):
+    """{key: sentence} from data/causes.tsv (key, sentence; '#' comments); empty where the tree has none."""
+    path = os.path.join(root, "data", "causes.tsv")
+    found = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                parts = line.rstrip("\n").split("\t")
+                if len(parts) >= 2 and not line.startswith("#") and parts[0] != "key":
+                    found[parts[0]] = parts[1]
+    return found
+
+
+class CauseAnswer:
+    """One answer: a cause, the cases that reproduce it (the best first), and how sure explain is of it (its best
+    case's confidence)."""
+
+    def __init__(self, key, sentence):
+        self.key, self.sentence = key, sentence
+        self.cases = []
+
+    @property
+    def best(self):
+        return self.cases[0]
+
+    @property
+    def confidence(self):
+        return self.best.confidence
+
+    @property
+    def score(self):
+        return self.best.score
+
+    def names(self):
+        return [c.case for c in self.cases]
+
+
+def group_by_cause(candidates, corpus):
+    """The ranked cases as ranked causes: a cause stands where its best case stands, and lists every ranked case that
+    reproduces it; so the first three answers are three different explanations."""
+    answers, by_key = [], {}
+    for c in candidates:
+        key = getattr(corpus, "cause_of", {}).get(c.case) or c.case
+        if key not in by_key:
+            by_key[key] = CauseAnswer(key, getattr(corpus, "cause_sentences", {}).get(key) or _title(corpus, c.case))
+            answers.append(by_key[key])
+        by_key[key].cases.append(c)
+    return answers
+
+
 def _read_documented(root):
     path = os.path.join(root, "data", "real_world", "documented_causes.tsv")
     rows = []
@@ -718,7 +804,7 @@ def _library(function):
 
 
 def _score(parts):
-    main = ("status", "message", "lesson_status")
+    main = ("status", "message", "lesson_status", "framework")
     primary = sorted((parts.get(k, 0) for k in main), reverse=True)
     # the words of the text break ties between cases that return the status; alone, they are all there is
     context = parts.get("context", 0) * (0.5 if "status" in parts or "message" in parts else 1.0)
@@ -782,7 +868,9 @@ class Answer:
         self.why_not_one = None        # why no case is the cause although the status singles some out
         self.memory = None         # (sizes, what they say, words) of an out-of-memory message
         self.wanted = {}
-        self.candidates = []       # ranked
+        self.candidates = []       # ranked cases
+        self.answers = []          # ranked causes (CauseAnswer), each with its cases
+        self.frameworks = []       # the catalogue entries (data/frameworks/messages.tsv) the text matched
         self.documented = []
         self.ties = []             # cases the message cannot separate, in the order given
         self.tie_ordered = False   # ordered by how often real reports had them as their cause
@@ -817,6 +905,19 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
     # few, so the time stays bounded whatever is pasted
     answer.statuses = recognise(text, vocabulary)[:MOST_STATUSES]
     answer.wrappers = explain_status.wrappers(text)
+    # the frameworks' own messages (read in their sources): the status a message wraps is recognised where the text
+    # does not name it, and the cause a message signals is weighed below
+    answer.frameworks = framework_hits(text, corpus)
+    named = {n for s in answer.statuses for n in s.same_as}
+    for entry in answer.frameworks:
+        wrapped = entry.get("wraps_status", "-")
+        if wrapped in vocabulary.by_name and wrapped not in named:
+            status = explain_status.Status(wrapped, vocabulary.by_name[wrapped][0],
+                                           "wrapped by %s's message (%s)" % (entry["framework"], entry["id"]), "error",
+                                           entry["regex"].search(text).start())
+            status.same_as = vocabulary.same_as(wrapped)
+            answer.statuses.append(status)
+            named |= status.same_as
     answer.calls = [c for c in explain_status.calls(text) if c not in vocabulary.by_name]
     answer.versions = explain_status.versions(text)
     focus = _focus(text)
@@ -1103,6 +1204,18 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
                     c.parts["meaning"] = weight
                     c.reasons.append((1.0, "its mistake is what the header says %s means (%s)" % (status.name, ", ".join(sorted(hit)))))
 
+    # 4b. a framework message that signals a cause (its own source says when it prints it): the cases that reproduce
+    # that cause are weighed as a recorded message would be
+    for entry in answer.frameworks:
+        key = entry.get("cause_key", "-")
+        if key in ("", "-"):
+            continue
+        for name in corpus.case_names():
+            if corpus.cause_of.get(name) == key:
+                c = candidate(name)
+                c.add("framework", 60, "%s prints this message for this cause: %s (%s)" % (
+                    entry["framework"], entry.get("meaning", "").rstrip("."), entry.get("source", "")))
+
     # 5. the calls the text names, among the calls the case makes (what it is about, whatever the status)
     if user_calls:
         callers = collections.defaultdict(set)
@@ -1148,9 +1261,9 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
                               "(its own or a plugin's); the cases below show the same status from a kernel of their "
                               "own, so none is the cause (a library bug, or bad buffers handed to it)"
                               % "/".join(sorted(set(answer.wrappers) & RUNS_ITS_OWN_KERNELS)))
-    elif 0 < len(returning) <= 2:
-        chosen = returning
-    elif 0 < len(narrowed) <= 2:
+    elif 0 < len(returning) <= 2 or 0 < len({corpus.cause_of.get(c.case) for c in returning}) == 1:
+        chosen = returning                   # two mistakes at most, or several cases of one cause
+    elif 0 < len(narrowed) <= 2 or 0 < len({corpus.cause_of.get(c.case) for c in narrowed}) == 1:
         chosen = narrowed
     else:
         chosen = []
@@ -1255,6 +1368,7 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
             answer.tie_ordered = any(c.real_world for c in tied)
             answer.tie_text_first = len(set(group.values())) > 1
     answer.candidates = ranked[:limit] if limit else ranked
+    answer.answers = group_by_cause(answer.candidates, corpus)
     if ranked and ranked[0].confidence == CAUSE:
         answer.kind = "cause"
     elif any(d[0] == 2 for d in answer.documented) or answer.documented and (not ranked or ranked[0].confidence == RELATED):
@@ -1333,20 +1447,28 @@ def format_text(answer, corpus, show=3, every=False):
     if answer.why_not_one:
         lines.append("   " + answer.why_not_one)
     if answer.ties:
+        tied = list(dict.fromkeys(corpus.cause_of.get(t, t) for t in answer.ties)) if hasattr(corpus, "cause_of") \
+            else answer.ties
         lines.append("   equally likely, on the same evidence: %s%s" % (
-            ", ".join(answer.ties[:6]), " and %d more" % (len(answer.ties) - 6) if len(answer.ties) > 6 else ""))
+            ", ".join(tied[:6]), " and %d more" % (len(tied) - 6) if len(tied) > 6 else ""))
         if answer.tie_ordered:
             lines.append("   ordered by how often real reports had each as their cause (of %d reports in "
                          "data/real_world/reports.tsv)%s" % (answer.real_world_total, "; those whose call or words the text "
                                                                 "names a little more first" if answer.tie_text_first else ""))
-    shown = answer.candidates if every else answer.candidates[:show]
-    for i, c in enumerate(shown, 1):
-        tag = {CAUSE: "cause", POSSIBLE: "possible cause", RELATED: "related, not the cause"}[c.confidence]
+    shown = answer.answers if every else answer.answers[:show]
+    for i, a in enumerate(shown, 1):
+        c = a.best
+        tag = {CAUSE: "the cause", POSSIBLE: "a possible cause", RELATED: "related, not the cause"}[c.confidence]
         if c.aftermath:
             tag += ", aftermath of an earlier fault"
-        lines.append("\n%d. %s (%s) [%s] — %s" % (i, c.case, corpus.family.get(c.case, "?"), tag, _title(corpus, c.case)))
+        lines.append("\n%d. %s [%s] — %s" % (i, a.key, tag, a.sentence))
+        lines.append("   reproduced by: %s (%s) — %s" % (c.case, corpus.family.get(c.case, "?"), _title(corpus, c.case)))
         for reason in c.best_reasons(4 if every else 1):
             lines.append("   seen: " + reason)
+        others = a.names()[1:]
+        if others:
+            lines.append("   also reproduced by: %s%s" % (", ".join(others[:5]),
+                                                         " and %d more" % (len(others) - 5) if len(others) > 5 else ""))
         if c.case in answer.ties and answer.tie_ordered:
             lines.append("   equally likely from the message; ordered by how often real reports had this cause (%d of %d reports)"
                          % (c.real_world, answer.real_world_total))
@@ -1388,6 +1510,10 @@ def as_json(answer, corpus, every=False):
         "meanings": {s.name: corpus.vocabulary.describe(s.name) for s in answer.errors},
         "calls": answer.calls, "versions": answer.versions, "narrowed_to": answer.wanted, "context": answer.context,
         "memory": {"bytes": answer.memory[0], "says": answer.memory[1]} if answer.memory else None,
+        # the answers: distinct causes, best first, each with the cases that reproduce it
+        "answers": [{"cause": a.key, "sentence": a.sentence, "confidence": a.confidence, "score": a.score,
+                     "cases": [one(c) for c in (a.cases if every else a.cases[:5])]}
+                    for a in (answer.answers if every else answer.answers[:3])],
         "cases": [one(c) for c in (answer.candidates if every else answer.candidates[:3])],
         "ties": answer.ties,
         # the real reports whose cause each case is ("real_world_reports" of a case) order the ties, out of these
