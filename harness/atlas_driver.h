@@ -45,6 +45,7 @@ static inline bool atlas_cu_status(const char *step, const char *text, CUresult 
  * adds it here and to atlas_driver_functions. */
 struct atlas_driver {
     CUresult (*cuGetErrorName)(CUresult, const char **);
+    CUresult (*cuGetErrorString)(CUresult, const char **);
     CUresult (*cuInit)(unsigned);
     CUresult (*cuDeviceGet)(CUdevice *, int);
     CUresult (*cuDeviceCanAccessPeer)(int *, CUdevice, CUdevice);
@@ -78,6 +79,7 @@ static const struct {
     const char *name, *symbol;
 } atlas_driver_functions[] = {
     ATLAS_DRIVER_FUNCTION(cuGetErrorName, "cuGetErrorName"),
+    ATLAS_DRIVER_FUNCTION(cuGetErrorString, "cuGetErrorString"),
     ATLAS_DRIVER_FUNCTION(cuInit, "cuInit"),
     ATLAS_DRIVER_FUNCTION(cuDeviceGet, "cuDeviceGet"),
     ATLAS_DRIVER_FUNCTION(cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer"),

@@ -193,7 +193,8 @@ static void read_literals(const char *root, const char *path, struct words *lite
 
 /* Whether step is what the format literal makes, its %d being digits and
  * each %s another literal of the source: "init_r%d" makes init_r0, and
- * "%s_%s" with "global" and "event_sync" makes global_event_sync. */
+ * "%s_%s" with "global" and "event_sync" makes global_event_sync; a %s may
+ * also be what another format literal makes (one level deep). */
 static bool formats(const char *format, const char *step, const struct words *literals, int depth)
 {
     if (!*format)
@@ -212,6 +213,16 @@ static bool formats(const char *format, const char *step, const struct words *li
             if (n && !strchr(literals->v[i], '%') && strncmp(step, literals->v[i], n) == 0
                 && formats(format + 2, step + n, literals, depth + 1))
                 return true;
+        }
+        /* a %s filled by what another format literal makes ("%s_result" of "%s_update" of "node") */
+        char prefix[256];
+        for (size_t k = 1; depth == 0 && k < sizeof prefix && step[k - 1]; k++) {
+            memcpy(prefix, step, k);
+            prefix[k] = '\0';
+            for (size_t i = 0; i < literals->n; i++)
+                if (strchr(literals->v[i], '%') && formats(literals->v[i], prefix, literals, 3)
+                    && formats(format + 2, step + k, literals, 3))
+                    return true;
         }
         return false;
     }

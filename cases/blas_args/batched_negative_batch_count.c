@@ -21,6 +21,8 @@
  *
  * References: cuBLAS documentation, cublas<t>gemmStridedBatched
  * (https://docs.nvidia.com/cuda/cublas/#cublas-t-gemmstridedbatched).
+ *
+ * atlas:cause negative_dimension
  */
 #include "atlas_cublas.h"
 

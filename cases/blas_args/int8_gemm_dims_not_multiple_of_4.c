@@ -40,6 +40,8 @@
  * first being the preferred one, must be met: ... Leading dimensions of
  * matrices A, B, C must be multiples of 4. ... Dimensions m and k must be
  * multiples of 4."
+ *
+ * atlas:cause int8_gemm_dims_not_multiple_of_4
  */
 #include "atlas_cublas.h"
 #include <stdint.h>

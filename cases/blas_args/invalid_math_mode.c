@@ -18,6 +18,8 @@
  *
  * References: cuBLAS documentation, cublasSetMathMode and cublasMath_t
  * (https://docs.nvidia.com/cuda/cublas/#cublassetmathmode).
+ *
+ * atlas:cause invalid_enum_argument
  */
 #include "atlas_cublas.h"
 

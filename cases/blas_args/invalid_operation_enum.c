@@ -17,6 +17,8 @@
  *
  * References: cuBLAS documentation, cublasOperation_t
  * (https://docs.nvidia.com/cuda/cublas/#cublasoperation-t).
+ *
+ * atlas:cause invalid_enum_argument
  */
 #include "atlas_cublas.h"
 

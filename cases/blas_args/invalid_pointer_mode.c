@@ -16,6 +16,8 @@
  *
  * References: cuBLAS documentation, cublasSetPointerMode
  * (https://docs.nvidia.com/cuda/cublas/#cublassetpointermode).
+ *
+ * atlas:cause invalid_enum_argument
  */
 #include "atlas_cublas.h"
 

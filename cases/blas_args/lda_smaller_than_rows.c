@@ -28,6 +28,8 @@
  * References: cuBLAS documentation, cublas<t>gemm
  * (https://docs.nvidia.com/cuda/cublas/#cublas-t-gemm), "leading dimension
  * of two-dimensional array used to store the matrix A".
+ *
+ * atlas:cause lda_below_minimum
  */
 #include "atlas_cublas.h"
 

@@ -20,6 +20,8 @@
  *
  * References: cuBLAS documentation, cublas<t>gemm, the lda parameter
  * (https://docs.nvidia.com/cuda/cublas/#cublas-t-gemm).
+ *
+ * atlas:cause lda_below_minimum
  */
 #include "atlas_cublas.h"
 

@@ -17,6 +17,8 @@
  *
  * References: cuBLAS documentation, cublas<t>gemm
  * (https://docs.nvidia.com/cuda/cublas/#cublas-t-gemm).
+ *
+ * atlas:cause lda_below_minimum
  */
 #include "atlas_cublas.h"
 

@@ -19,6 +19,8 @@
  * References: cuBLAS documentation, cublas<t>gemm
  * (https://docs.nvidia.com/cuda/cublas/#cublas-t-gemm) and the 64-bit
  * integer interface (https://docs.nvidia.com/cuda/cublas/#bit-integer-interface).
+ *
+ * atlas:cause negative_dimension
  */
 #include "atlas_cublas.h"
 

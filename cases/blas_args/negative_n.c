@@ -18,6 +18,8 @@
  *
  * References: cuBLAS documentation, cublas<t>gemm
  * (https://docs.nvidia.com/cuda/cublas/#cublas-t-gemm).
+ *
+ * atlas:cause negative_dimension
  */
 #include "atlas_cublas.h"
 

@@ -16,6 +16,8 @@
  *
  * References: cuBLAS documentation, cublas<t>gemm, "CUBLAS_STATUS_INVALID_VALUE"
  * conditions (https://docs.nvidia.com/cuda/cublas/#cublas-t-gemm).
+ *
+ * atlas:cause null_pointer_argument
  */
 #include "atlas_cublas.h"
 

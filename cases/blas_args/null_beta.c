@@ -15,6 +15,8 @@
  *
  * References: cuBLAS documentation, cublas<t>gemm
  * (https://docs.nvidia.com/cuda/cublas/#cublas-t-gemm).
+ *
+ * atlas:cause null_pointer_argument
  */
 #include "atlas_cublas.h"
 

@@ -17,6 +17,8 @@
  *
  * References: cuBLAS documentation, cublasCreate and "CUBLAS_STATUS_NOT_INITIALIZED"
  * (https://docs.nvidia.com/cuda/cublas/#cublasstatus-t).
+ *
+ * atlas:cause null_handle_used
  */
 #include "atlas_cublas.h"
 

@@ -17,6 +17,8 @@
  *
  * References: cuBLAS documentation, cublasGemmEx and its table of supported
  * combinations (https://docs.nvidia.com/cuda/cublas/#cublasgemmex).
+ *
+ * atlas:cause gemm_operand_types_mismatched
  */
 #include "atlas_cublas.h"
 

@@ -20,6 +20,8 @@
  *
  * References: cuBLAS documentation, cublasGemmEx and cublasComputeType_t
  * (https://docs.nvidia.com/cuda/cublas/#cublascomputetype-t).
+ *
+ * atlas:cause compute_type_unsupported_for_data_types
  */
 #include "atlas_cublas.h"
 

@@ -18,6 +18,8 @@
  *
  * References: cuBLAS documentation, cublasLtMatrixLayoutCreate and
  * cublasLtMatmul (https://docs.nvidia.com/cuda/cublas/#cublasltmatrixlayoutcreate).
+ *
+ * atlas:cause lda_below_minimum
  */
 #include "atlas_cublas.h"
 #include <cublasLt.h>

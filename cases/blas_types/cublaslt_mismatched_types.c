@@ -19,6 +19,8 @@
  *
  * References: cuBLAS documentation, cublasLtMatmul, "Datatypes supported"
  * (https://docs.nvidia.com/cuda/cublas/#cublasltmatmul).
+ *
+ * atlas:cause gemm_operand_types_mismatched
  */
 #include "atlas_cublas.h"
 #include <cublasLt.h>

@@ -20,6 +20,8 @@
  * References: cuBLAS documentation, cublasGemmEx
  * (https://docs.nvidia.com/cuda/cublas/#cublasgemmex) and cublasLtMatmul's
  * FP8 requirements (https://docs.nvidia.com/cuda/cublas/#cublasltmatmul).
+ *
+ * atlas:cause fp8_gemm_through_gemmex
  */
 #include "atlas_cublas.h"
 

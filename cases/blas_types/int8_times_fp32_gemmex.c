@@ -21,6 +21,8 @@
  *
  * References: cuBLAS documentation, cublasGemmEx, its table of supported
  * type combinations (https://docs.nvidia.com/cuda/cublas/#cublasgemmex).
+ *
+ * atlas:cause gemm_operand_types_mismatched
  */
 #include "atlas_cublas.h"
 

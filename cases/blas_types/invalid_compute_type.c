@@ -20,6 +20,8 @@
  *
  * References: cuBLAS documentation, cublasComputeType_t
  * (https://docs.nvidia.com/cuda/cublas/#cublascomputetype-t).
+ *
+ * atlas:cause invalid_enum_argument
  */
 #include "atlas_cublas.h"
 

@@ -21,6 +21,8 @@
  *
  * References: cuBLAS documentation, cublasGemmAlgo_t
  * (https://docs.nvidia.com/cuda/cublas/#cublasgemmalgo-t).
+ *
+ * atlas:cause gemm_algorithm_invalid
  */
 #include "atlas_cublas.h"
 

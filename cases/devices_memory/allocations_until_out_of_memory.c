@@ -24,6 +24,8 @@
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__MEMORY.html).
  *
  * atlas:runs-alone — it takes all GPU memory.
+ *
+ * atlas:cause oom_eval_outputs_accumulated_on_gpu
  */
 #include "atlas.h"
 

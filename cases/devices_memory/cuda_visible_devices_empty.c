@@ -22,6 +22,8 @@
  *
  * References: CUDA Programming Guide, "CUDA Environment Variables"
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#cuda-environment-variables).
+ *
+ * atlas:cause visible_devices_hides_all_gpus
  */
 #include "atlas.h"
 #include <stdlib.h>

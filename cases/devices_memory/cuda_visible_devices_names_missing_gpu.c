@@ -20,6 +20,8 @@
  *
  * References: CUDA Programming Guide, "CUDA Environment Variables"
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#cuda-environment-variables).
+ *
+ * atlas:cause visible_devices_names_missing_gpu
  */
 #include "atlas.h"
 #include <stdlib.h>

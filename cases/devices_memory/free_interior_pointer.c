@@ -16,6 +16,8 @@
  *
  * References: CUDA Runtime API, cudaFree
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__MEMORY.html).
+ *
+ * atlas:cause free_of_pointer_not_from_cudamalloc
  */
 #include "atlas.h"
 

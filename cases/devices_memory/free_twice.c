@@ -17,6 +17,8 @@
  *
  * References: CUDA Runtime API, cudaFree
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__MEMORY.html).
+ *
+ * atlas:cause device_memory_freed_twice
  */
 #include "atlas.h"
 

@@ -21,6 +21,8 @@
  *
  * References: CUDA Runtime API, cudaSetDevice
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__DEVICE.html).
+ *
+ * atlas:cause device_ordinal_past_visible_count
  */
 #include "atlas.h"
 

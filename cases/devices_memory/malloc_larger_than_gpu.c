@@ -22,6 +22,8 @@
  *
  * References: CUDA Runtime API, cudaMalloc and cudaGetLastError
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__MEMORY.html).
+ *
+ * atlas:cause allocation_larger_than_gpu
  */
 #include "atlas.h"
 

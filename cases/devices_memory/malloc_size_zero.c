@@ -19,6 +19,8 @@
  *
  * References: CUDA Runtime API, cudaMalloc
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__MEMORY.html).
+ *
+ * atlas:cause zero_byte_allocation_used
  */
 #include "atlas.h"
 

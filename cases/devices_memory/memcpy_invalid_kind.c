@@ -16,6 +16,8 @@
  *
  * References: CUDA Runtime API, cudaMemcpy
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__MEMORY.html).
+ *
+ * atlas:cause memcpy_kind_mismatch
  */
 #include "atlas.h"
 

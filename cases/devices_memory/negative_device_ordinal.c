@@ -17,6 +17,8 @@
  *
  * References: CUDA Runtime API, cudaSetDevice
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__DEVICE.html).
+ *
+ * atlas:cause negative_device_ordinal
  */
 #include "atlas.h"
 

@@ -48,6 +48,8 @@
  * tmcdonell/cuda#34 ("you did not create a device context"); intel/llvm#7906;
  * CUDA Driver API, Context Management
  * (https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html).
+ *
+ * atlas:cause no_current_context
  */
 #include "driver_api.h"
 

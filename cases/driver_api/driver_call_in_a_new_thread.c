@@ -52,6 +52,8 @@
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__DRIVER.html),
  * "The function cudaSetDevice() makes the primary context for the specified
  * device current to the calling thread by calling cuCtxSetCurrent()".
+ *
+ * atlas:cause no_current_context
  */
 #include "driver_api.h"
 

@@ -49,6 +49,8 @@
  * (https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html),
  * "If no function of that name exists, *hfunc is set to NULL and
  * CUDA_ERROR_NOT_FOUND is returned".
+ *
+ * atlas:cause kernel_symbol_name_mismatch
  */
 #include "driver_api.h"
 

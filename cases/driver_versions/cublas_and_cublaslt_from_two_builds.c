@@ -43,6 +43,8 @@
  * Needs a cuBLASLt of another cuBLAS 13 version: $ATLAS_OTHER_CUBLASLT, a
  * folder holding its libcublasLt.so.13 (only that file is put in front);
  * default: the one harness/toolkit.sh fetch cublas-13.0.0.19 unpacks.
+ *
+ * atlas:cause cublas_cublaslt_version_mismatch
  */
 #include "driver_versions.h"
 #include "atlas_cublas.h"

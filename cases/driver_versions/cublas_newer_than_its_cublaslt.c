@@ -49,6 +49,8 @@
  * $ATLAS_CUBLAS_12_9, default /opt/cublas-12.9.1.4/lib) and, for the broken
  * variant, cuBLAS 12.4's libcublasLt (harness/toolkit.sh fetch 12.4;
  * $ATLAS_CUBLASLT_12_4, default /opt/cuda-12.4/usr/lib/x86_64-linux-gnu).
+ *
+ * atlas:cause cublas_cublaslt_version_mismatch
  */
 #include "driver_versions.h"
 #include <library_types.h>

@@ -40,6 +40,8 @@
  * (https://docs.nvidia.com/deploy/cuda-compatibility/).
  * Needs driver 535's files: harness/toolkit.sh fetch driver-535
  * ($ATLAS_DRIVER_535, default /opt/driver-535/lib).
+ *
+ * atlas:cause driver_too_old
  */
 #include "driver_versions.h"
 

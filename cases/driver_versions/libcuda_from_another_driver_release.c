@@ -45,6 +45,8 @@
  * (https://github.com/NVIDIA/ubuntu-packaging-nvidia-driver/issues/3).
  * Needs driver 535's files: harness/toolkit.sh fetch driver-535
  * ($ATLAS_DRIVER_535, default /opt/driver-535/lib).
+ *
+ * atlas:cause libcuda_kernel_module_mismatch
  */
 #include "driver_versions.h"
 

@@ -31,6 +31,8 @@
  * "[cudaErrorUnsupportedPtxVersion] the provided PTX was compiled with an
  * unsupported toolchain" (https://github.com/NVIDIA/nvbandwidth/issues/61);
  * CUDA Driver API, cuModuleLoadData (opened with dlopen, as the runtime does).
+ *
+ * atlas:cause ptx_newer_than_driver
  */
 #include "driver_versions.h"
 

@@ -32,6 +32,8 @@
  * (https://docs.nvidia.com/deploy/cuda-compatibility/).
  * Needs the 13.5 runtime: harness/toolkit.sh fetch 13.5
  * ($ATLAS_CUDART_NEWER, default /opt/cuda-13.5/lib).
+ *
+ * atlas:cause runtime_newer_minor_than_driver
  */
 #include "driver_versions.h"
 

@@ -29,6 +29,8 @@
  * (https://docs.nvidia.com/cuda/cublas/#cublascreate).
  *
  * atlas:runs-alone — its child fills GPU memory.
+ *
+ * atlas:cause gpu_memory_held_by_other_process
  */
 #include "atlas_cublas.h"
 #include "atlas_memory_holder.h"

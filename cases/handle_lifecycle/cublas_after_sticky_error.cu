@@ -32,6 +32,8 @@
  *
  * References: CUDA Programming Guide, "Error Checking"
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#error-checking).
+ *
+ * atlas:cause earlier_kernel_fault
  */
 #include "atlas_cublas.h"
 

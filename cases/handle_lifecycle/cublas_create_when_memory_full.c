@@ -25,6 +25,8 @@
  * pytorch/pytorch issues on CUBLAS_STATUS_NOT_INITIALIZED at cublasCreate.
  *
  * atlas:runs-alone — it fills GPU memory.
+ *
+ * atlas:cause cublas_create_no_memory_left
  */
 #include "atlas_cublas.h"
 

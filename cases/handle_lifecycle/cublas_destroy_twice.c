@@ -20,6 +20,8 @@
  *
  * References: cuBLAS documentation, cublasDestroy
  * (https://docs.nvidia.com/cuda/cublas/#cublasdestroy).
+ *
+ * atlas:cause handle_destroyed_twice
  */
 #include "atlas_cublas.h"
 

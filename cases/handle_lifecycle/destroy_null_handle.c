@@ -17,6 +17,8 @@
  *
  * References: cuBLAS documentation, cublasDestroy
  * (https://docs.nvidia.com/cuda/cublas/#cublasdestroy).
+ *
+ * atlas:cause null_handle_destroyed
  */
 #include "atlas_cublas.h"
 

@@ -20,6 +20,8 @@
  * (https://docs.nvidia.com/cuda/cublas/#cublasdestroy).
  *
  * atlas:nondeterministic — a use-after-free: its rules list every outcome seen.
+ *
+ * atlas:cause cublas_handle_used_after_destroy
  */
 #include "atlas_cublas.h"
 

@@ -27,6 +27,8 @@
  *
  * atlas:runs-alone — it takes GPU memory until there is none.
  * atlas:timeout=240
+ *
+ * atlas:cause library_handles_leaked
  */
 #include "atlas_cublas.h"
 #include <stdlib.h>

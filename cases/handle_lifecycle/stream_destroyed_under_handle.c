@@ -23,6 +23,8 @@
  * References: cuBLAS documentation, cublasSetStream
  * (https://docs.nvidia.com/cuda/cublas/#cublassetstream); CUDA Runtime API,
  * cudaStreamDestroy.
+ *
+ * atlas:cause stream_used_after_destroy
  */
 #include "atlas_cublas.h"
 

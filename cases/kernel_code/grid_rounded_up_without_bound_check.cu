@@ -34,6 +34,8 @@
  * Address ... is out of bounds"; the test passed without it);
  * NVIDIA/cuCollections#539; CUDA Programming Guide, "Thread Hierarchy"
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#thread-hierarchy).
+ *
+ * atlas:cause kernel_oob_index
  */
 #include "atlas.h"
 

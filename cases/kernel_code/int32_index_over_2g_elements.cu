@@ -35,6 +35,8 @@
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#thread-hierarchy).
  *
  * atlas:runs-alone — it takes a little over 8 GiB of GPU memory.
+ *
+ * atlas:cause int32_index_overflow
  */
 #include "atlas.h"
 #include <stdio.h>

@@ -33,6 +33,8 @@
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#device-memory-accesses).
  *
  * atlas:runs-alone — it fills GPU memory.
+ *
+ * atlas:cause kernel_stack_too_large
  */
 #include "atlas.h"
 

@@ -30,6 +30,8 @@
  * write", then "unspecified launch failure"; raising the stack with
  * cudaDeviceSetLimit fixed it); CUDA Runtime API, cudaDeviceSetLimit
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__DEVICE.html).
+ *
+ * atlas:cause recursion_overflows_default_stack
  */
 #include "atlas.h"
 

@@ -28,6 +28,8 @@
  * read into a uint32_t: "CUDA error(700): 'cudaErrorIllegalAddress'");
  * CUDA Runtime API, cudaErrorIllegalAddress
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html).
+ *
+ * atlas:cause kernel_oob_index
  */
 #include "atlas.h"
 #include <stdint.h>

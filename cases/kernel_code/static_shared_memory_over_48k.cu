@@ -38,6 +38,8 @@
  * 0xc000 max)"); CUDA Programming Guide, "Shared Memory" under compute
  * capability 9.0 and the table of technical specifications
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#shared-memory-9-0).
+ *
+ * atlas:cause static_shared_memory_over_48k
  */
 #include "atlas.h"
 #include "tile_ptx.h"

@@ -36,6 +36,8 @@
  * (https://github.com/numba/numba/issues/3350); CUDA Driver API, Module
  * Management, cuLinkComplete
  * (https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html).
+ *
+ * atlas:cause static_shared_memory_over_48k
  */
 #include "atlas_driver.h"
 #include "tile_ptx.h"

@@ -32,6 +32,8 @@
  * indexed with ids of added special tokens); huggingface/transformers#1848;
  * CUDA Programming Guide, "Assertion"
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#assertion).
+ *
+ * atlas:cause device_assert_token_id_past_vocab
  */
 #include "atlas.h"
 

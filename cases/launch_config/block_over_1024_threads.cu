@@ -25,6 +25,8 @@
  * References: CUDA Programming Guide, "Thread Hierarchy" and the table of
  * technical specifications per compute capability
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#features-and-technical-specifications).
+ *
+ * atlas:cause block_too_large
  */
 #include "atlas.h"
 

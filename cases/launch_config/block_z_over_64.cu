@@ -17,6 +17,8 @@
  *
  * References: CUDA Programming Guide, technical specifications
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#features-and-technical-specifications).
+ *
+ * atlas:cause block_too_large
  */
 #include "atlas.h"
 

@@ -19,6 +19,8 @@
  *
  * References: CUDA Programming Guide, "Shared Memory" for compute capability
  * 9.0 (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#shared-memory-9-0).
+ *
+ * atlas:cause dynamic_shared_memory_not_opted_in
  */
 #include "atlas.h"
 

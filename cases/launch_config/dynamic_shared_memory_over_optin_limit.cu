@@ -21,6 +21,8 @@
  *
  * References: CUDA Runtime API, cudaFuncSetAttribute
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__EXECUTION.html).
+ *
+ * atlas:cause shared_memory_over_gpu_limit
  */
 #include "atlas.h"
 

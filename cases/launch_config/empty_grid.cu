@@ -21,6 +21,8 @@
  *
  * References: CUDA Programming Guide, "Execution Configuration"
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#execution-configuration).
+ *
+ * atlas:cause empty_grid_launch
  */
 #include "atlas.h"
 

@@ -17,6 +17,8 @@
  *
  * References: CUDA Programming Guide, technical specifications per compute
  * capability (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#features-and-technical-specifications).
+ *
+ * atlas:cause grid_dim_over_limit
  */
 #include "atlas.h"
 

@@ -19,6 +19,8 @@
  *
  * References: CUDA Runtime API, cudaGetLastError and cudaPeekAtLastError
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__ERROR.html).
+ *
+ * atlas:cause last_error_cleared_by_first_read
  */
 #include "atlas.h"
 

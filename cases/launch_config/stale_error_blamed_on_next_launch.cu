@@ -22,6 +22,8 @@
  *
  * References: CUDA Runtime API, cudaGetLastError
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__ERROR.html).
+ *
+ * atlas:cause unchecked_error_reported_later
  */
 #include "atlas.h"
 

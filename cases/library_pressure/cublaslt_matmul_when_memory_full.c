@@ -27,6 +27,8 @@
  * creation on a full GPU).
  *
  * atlas:runs-alone — it fills GPU memory.
+ *
+ * atlas:cause cublaslt_no_memory_left
  */
 #include "atlas_cublas.h"
 #include <cublasLt.h>

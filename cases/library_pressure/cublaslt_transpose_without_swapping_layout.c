@@ -23,6 +23,8 @@
  * cublasLtMatrixLayoutCreate (https://docs.nvidia.com/cuda/cublas/#cublasltmatmul);
  * EricLBuehler/mistral.rs#1819 (cuBLASLt layouts and transposes gotten
  * wrong in a port).
+ *
+ * atlas:cause cublaslt_layout_not_as_stored
  */
 #include "atlas_cublas.h"
 #include <cublasLt.h>

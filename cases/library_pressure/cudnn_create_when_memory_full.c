@@ -30,6 +30,8 @@
  * cudnn handle: CUDNN_STATUS_NOT_INITIALIZED", found to be out of memory).
  *
  * atlas:runs-alone — it fills GPU memory.
+ *
+ * atlas:cause cudnn_handle_no_memory_left
  */
 #include <cudnn.h>
 #include "atlas_libraries.h"

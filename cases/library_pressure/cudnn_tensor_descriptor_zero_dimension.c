@@ -23,6 +23,8 @@
  * "CUDNN_STATUS_BAD_PARAM: At least one of the parameters n, c, h, w was
  * negative" (0 is refused too, as recorded); JuliaGPU/CUDA.jl#1477 ("CUDNN: STATUS_BAD_PARAM; Reason:
  * dimA[i] <= 0"), LBANN/lbann#390 and Theano/Theano#5341 (an empty batch).
+ *
+ * atlas:cause empty_input_given_to_library
  */
 #include <cudnn.h>
 #include "atlas_libraries.h"

@@ -18,6 +18,8 @@
  * transforms of size nx" and "CUFFT_INVALID_SIZE – The nx or batch
  * parameter is not a supported size"; ROCm/hipFFT#185 (hipFFT accepts
  * batch 0 with HIPFFT_SUCCESS).
+ *
+ * atlas:cause empty_input_given_to_library
  */
 #include <cufft.h>
 #include "atlas_libraries.h"

@@ -20,6 +20,8 @@
  * (https://docs.nvidia.com/cuda/cufft/#cufftplan1d), "CUFFT_INVALID_SIZE –
  * The nx or batch parameter is not a supported size"; ROCm/hipFFT#185
  * (cuFFT returns CUFFT_INVALID_SIZE for nx = 0, where hipFFT hung).
+ *
+ * atlas:cause empty_input_given_to_library
  */
 #include <cufft.h>
 #include "atlas_libraries.h"

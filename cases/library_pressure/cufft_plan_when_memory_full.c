@@ -31,6 +31,8 @@
  * cufftMakePlan1d with most of the GPU taken).
  *
  * atlas:runs-alone — it fills GPU memory.
+ *
+ * atlas:cause cufft_plan_no_memory
  */
 #include <cufft.h>
 #include "atlas_libraries.h"

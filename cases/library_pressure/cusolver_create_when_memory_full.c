@@ -34,6 +34,8 @@
  * full GPU).
  *
  * atlas:runs-alone — it fills GPU memory.
+ *
+ * atlas:cause cusolver_create_no_memory_left
  */
 #include <cusolverDn.h>
 #include "atlas_libraries.h"

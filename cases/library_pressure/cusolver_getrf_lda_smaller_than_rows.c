@@ -29,6 +29,8 @@
  * is wrong (not counting handle)": the page documents both, the GPU does the
  * second; JuliaGPU/CUDA.jl#2761 (INVALID_VALUE from a leading dimension
  * cuSOLVER refused).
+ *
+ * atlas:cause lda_below_minimum
  */
 #include <cusolverDn.h>
 #include "atlas_libraries.h"

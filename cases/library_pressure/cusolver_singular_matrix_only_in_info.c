@@ -26,6 +26,8 @@
  * (https://docs.nvidia.com/cuda/cusolver/#cusolverdn-t-getrf), "If
  * devInfo = i (greater than zero), U(i,i) = 0"; NVIDIA/AMGX#203 (a singular
  * matrix seen only as a failure to read info from the dense solver).
+ *
+ * atlas:cause cusolver_info_not_checked
  */
 #include <cusolverDn.h>
 #include "atlas_libraries.h"

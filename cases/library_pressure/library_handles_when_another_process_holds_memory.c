@@ -33,6 +33,8 @@
  * framework had taken the memory cuDNN needed).
  *
  * atlas:runs-alone — its child fills GPU memory.
+ *
+ * atlas:cause gpu_memory_held_by_other_process
  */
 #include "atlas_cublas.h"
 #include <cublasLt.h>

@@ -18,6 +18,8 @@
  *
  * References: cuBLAS documentation, cublasSetPointerMode and
  * "Scalar Parameters" (https://docs.nvidia.com/cuda/cublas/#scalar-parameters).
+ *
+ * atlas:cause scalar_pointer_mode_mismatch
  */
 #include "atlas_cublas.h"
 

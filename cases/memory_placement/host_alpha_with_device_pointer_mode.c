@@ -23,6 +23,8 @@
  *
  * References: cuBLAS documentation, cublasSetPointerMode
  * (https://docs.nvidia.com/cuda/cublas/#cublassetpointermode).
+ *
+ * atlas:cause scalar_pointer_mode_mismatch
  */
 #include "atlas_cublas.h"
 

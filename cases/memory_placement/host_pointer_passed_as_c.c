@@ -21,6 +21,8 @@
  *
  * References: CUDA Programming Guide, "System Allocated Memory"
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#system-allocator).
+ *
+ * atlas:cause host_pointer_used_on_device
  */
 #include "atlas_cublas.h"
 #include <stdlib.h>

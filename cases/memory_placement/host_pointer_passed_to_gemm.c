@@ -30,6 +30,8 @@
  * Memory" (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#system-allocator);
  * cuBLAS documentation, general description, "the data must be in device memory"
  * (https://docs.nvidia.com/cuda/cublas/#data-layout).
+ *
+ * atlas:cause host_pointer_used_on_device
  */
 #include "atlas_cublas.h"
 #include <stdlib.h>

@@ -23,6 +23,8 @@
  *
  * References: CUDA Programming Guide, "Unified Memory Programming"
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#um-unified-memory-programming-hd).
+ *
+ * atlas:cause host_pointer_used_on_device
  */
 #include "atlas_cublas.h"
 #include <stdlib.h>

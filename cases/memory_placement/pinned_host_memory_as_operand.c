@@ -26,6 +26,8 @@
  * References: CUDA Runtime API, cudaMallocHost
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__MEMORY.html);
  * CUDA Programming Guide, "Mapped Memory".
+ *
+ * atlas:cause host_pointer_used_on_device
  */
 #include "atlas_cublas.h"
 #include <stdlib.h>

@@ -25,6 +25,8 @@
  *
  * References: CUDA Runtime API, cudaHostRegister
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__MEMORY.html).
+ *
+ * atlas:cause host_pointer_used_on_device
  */
 #include "atlas_cublas.h"
 #include <stdlib.h>

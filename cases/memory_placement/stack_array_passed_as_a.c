@@ -17,6 +17,8 @@
  *
  * References: cuBLAS documentation, cublasSetMatrix
  * (https://docs.nvidia.com/cuda/cublas/#cublassetmatrix).
+ *
+ * atlas:cause host_pointer_used_on_device
  */
 #include "atlas_cublas.h"
 

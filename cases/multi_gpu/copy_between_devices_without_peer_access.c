@@ -28,6 +28,8 @@
  * "Copies memory from one device to memory on another device" (its list of
  * errors has no peer-access error); alpaka-group/alpaka#596 (copies between
  * GPUs that worked without peer access, staged through the host).
+ *
+ * atlas:cause peer_copy_without_peer_access
  */
 #include "two_devices.h"
 #include <stdlib.h>

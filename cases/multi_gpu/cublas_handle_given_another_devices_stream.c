@@ -22,6 +22,8 @@
  * (https://docs.nvidia.com/cuda/cublas/#cublassetstream) and "cuBLAS
  * Context" (a handle is tied to the device current at its creation);
  * arrayfire/arrayfire#555 (one handle per GPU).
+ *
+ * atlas:cause resource_used_on_other_device
  */
 #include "atlas_cublas.h"
 #include "two_devices.h"

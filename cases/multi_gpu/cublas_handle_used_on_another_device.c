@@ -25,6 +25,8 @@
  * to the device current at cublasCreate, one handle per device for
  * multi-GPU work; arrayfire/arrayfire#555 ("cuBLAS requires one handle per
  * GPU") and davisking/dlib#511 (objects made before switching devices).
+ *
+ * atlas:cause resource_used_on_other_device
  */
 #include "atlas_cublas.h"
 #include "two_devices.h"

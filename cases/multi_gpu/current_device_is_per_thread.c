@@ -27,6 +27,8 @@
  * "Sets device as the current device for the calling host thread";
  * visual-openllm/visual-openllm#20 ("Expected all tensors to be on the same
  * device, but found at least two devices, cuda:0 and cuda:1!").
+ *
+ * atlas:cause resource_used_on_other_device
  */
 #include "two_devices.h"
 #include <pthread.h>

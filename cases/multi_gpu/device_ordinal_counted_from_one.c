@@ -24,6 +24,8 @@
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__DEVICE.html),
  * "cudaErrorInvalidDevice"; magic-research/bubogpt#11 (two GPUs numbered
  * the wrong way, work on the wrong device).
+ *
+ * atlas:cause device_ordinal_past_visible_count
  */
 #include "two_devices.h"
 

@@ -28,6 +28,8 @@
  * rapidsai/rmm#1306, which hit cudaErrorInvalidResourceHandle from exactly
  * this); NVIDIA/cuCascade#189; CUDA Programming Guide, "Stream and Event
  * Behavior".
+ *
+ * atlas:cause resource_used_on_other_device
  */
 #include "two_devices.h"
 

@@ -31,6 +31,8 @@
  * "access to memory allocations on peerDevice"; cupy/cupy#5379 (a kernel
  * on device 1 reading device 0's array fails with cudaErrorIllegalAddress
  * unless peer access is enabled).
+ *
+ * atlas:cause kernel_launched_on_wrong_device
  */
 #include "two_devices.h"
 

@@ -31,6 +31,8 @@
  * allocated on one device, a kernel run on another); a Stack Overflow answer
  * quoted in NVIDIA/cccl#11344 (streams created for one GPU, launches from
  * threads whose current device was another).
+ *
+ * atlas:cause resource_used_on_other_device
  */
 #include "two_devices.h"
 

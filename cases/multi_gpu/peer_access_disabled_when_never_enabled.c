@@ -23,6 +23,8 @@
  * "Returns cudaErrorPeerAccessNotEnabled if direct access to memory on
  * peerDevice has not yet been enabled from the current device";
  * torch/cutorch#114 (peer-access errors left in the last-error slot).
+ *
+ * atlas:cause peer_access_disabled_when_not_enabled
  */
 #include "two_devices.h"
 

@@ -52,6 +52,8 @@
  * CUDA_ERROR_INVALID_CONTEXT if there is no current context, peerContext is
  * not a valid context, or if the current context is peerContext" (cuda.h,
  * CUDA 13.0); verl-project/verl#1874 (the sentence under PyTorch).
+ *
+ * atlas:cause peer_access_wrong_current_context
  */
 #include "atlas_driver.h"
 #include "two_devices.h"

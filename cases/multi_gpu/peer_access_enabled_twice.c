@@ -29,6 +29,8 @@
  * "Returns cudaErrorPeerAccessAlreadyEnabled if direct access of peerDevice
  * from the current device has already been enabled"; torch/cutorch#114 and
  * meta-pytorch/torchcomms#2399 (the stale 704 blamed on the next launch).
+ *
+ * atlas:cause peer_access_enabled_twice
  */
 #include "two_devices.h"
 

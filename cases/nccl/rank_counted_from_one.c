@@ -26,6 +26,8 @@
  * ncclCommInitRank with a timeout).
  *
  * atlas:timeout=60 — the waiting rank is aborted after 15 s.
+ *
+ * atlas:cause nccl_rank_out_of_range
  */
 #include <nccl.h>
 #include <pthread.h>

@@ -26,6 +26,8 @@
  * fails during ncclCommInitRank).
  *
  * atlas:timeout=60 — the lonely rank is aborted after 15 s.
+ *
+ * atlas:cause nccl_rank_never_joined
  */
 #include <nccl.h>
 #include <pthread.h>

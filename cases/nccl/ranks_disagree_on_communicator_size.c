@@ -27,6 +27,8 @@
  * NVIDIA/nccl#289 (ranks stuck in ncclCommInitRank forever).
  *
  * atlas:timeout=60 — a rank waits up to 15 s before it is aborted.
+ *
+ * atlas:cause nccl_ranks_disagree_on_size
  */
 #include <nccl.h>
 #include <pthread.h>

@@ -68,6 +68,8 @@
  *
  * atlas:timeout=90 — three bounded waits of 15 s at most (init, all-reduce,
  * finalize), and NCCL's INFO output.
+ *
+ * atlas:cause docker_shm_too_small
  */
 #define _GNU_SOURCE /* unshare */
 #include <nccl.h>

@@ -34,6 +34,8 @@
  *
  * atlas:timeout=60 — a communicator takes seconds to start; every wait is
  * bounded at 15 s.
+ *
+ * atlas:cause two_ranks_same_gpu
  */
 #include <nccl.h>
 #include <pthread.h>

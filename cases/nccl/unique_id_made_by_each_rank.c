@@ -25,6 +25,8 @@
  * ncclCommInitRank calls both hang while the origin of their ids is unclear).
  *
  * atlas:timeout=60 — the waiting ranks are aborted after 15 s.
+ *
+ * atlas:cause nccl_unique_id_not_shared
  */
 #include <nccl.h>
 #include <pthread.h>

@@ -16,6 +16,8 @@
  *
  * References: cuBLAS documentation, cublas<t>gemmStridedBatched
  * (https://docs.nvidia.com/cuda/cublas/#cublas-t-gemmstridedbatched).
+ *
+ * atlas:cause batch_stride_wrong
  */
 #include "atlas_cublas.h"
 #include <stdlib.h>

@@ -21,6 +21,8 @@
  *
  * References: cuBLAS documentation, "Tensor Core Usage" and alignment
  * requirements (https://docs.nvidia.com/cuda/cublas/#tensor-core-usage).
+ *
+ * atlas:cause operand_pointer_misaligned
  */
 #include "atlas_cublas.h"
 #include <stdlib.h>

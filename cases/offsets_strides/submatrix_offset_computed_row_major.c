@@ -20,6 +20,8 @@
  *
  * References: cuBLAS documentation, "Data Layout"
  * (https://docs.nvidia.com/cuda/cublas/#data-layout).
+ *
+ * atlas:cause submatrix_offset_row_major
  */
 #include "atlas_cublas.h"
 #include <stdlib.h>

@@ -28,6 +28,8 @@
  * "Any use of CUDA after a call to fork and before a subsequent call to exec
  * has undefined behavior"; cuBLAS documentation, cublasCreate
  * (https://docs.nvidia.com/cuda/cublas/#cublascreate).
+ *
+ * atlas:cause fork_after_cuda_init
  */
 #include "atlas_cublas.h"
 #include "child.h"

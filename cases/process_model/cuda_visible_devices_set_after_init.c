@@ -30,6 +30,8 @@
  * effect") and #23544; CUDA C++ Programming Guide, "CUDA Environment
  * Variables"
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#cuda-environment-variables).
+ *
+ * atlas:cause visible_devices_changed_after_init
  */
 #include "atlas.h"
 #include <stdlib.h>

@@ -34,6 +34,8 @@
  * (https://doc.qt.io/axivion/reference/analysis_configuration/CUDA-1.6.html):
  * "Any use of CUDA after a call to fork and before a subsequent call to exec
  * has undefined behavior".
+ *
+ * atlas:cause fork_after_cuda_init
  */
 #include "child.h"
 

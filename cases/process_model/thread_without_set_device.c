@@ -27,6 +27,8 @@
  * pfnet/pytorch-pfn-extras#726; CUDA Runtime API, cudaSetDevice
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__DEVICE.html),
  * "Sets device as the current device for the calling host thread".
+ *
+ * atlas:cause resource_used_on_other_device
  */
 #include "atlas.h"
 #include <pthread.h>

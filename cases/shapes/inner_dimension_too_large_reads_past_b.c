@@ -27,6 +27,8 @@
  * (https://docs.nvidia.com/compute-sanitizer/) finds such reads.
  *
  * atlas:nondeterministic — threads race to report the first fault.
+ *
+ * atlas:cause gemm_sizes_do_not_match_operands
  */
 #include "atlas_cublas.h"
 

@@ -19,6 +19,8 @@
  *
  * References: cuBLAS documentation, cublas<t>gemm
  * (https://docs.nvidia.com/cuda/cublas/#cublas-t-gemm).
+ *
+ * atlas:cause gemm_sizes_do_not_match_operands
  */
 #include "atlas_cublas.h"
 #include <stdlib.h>

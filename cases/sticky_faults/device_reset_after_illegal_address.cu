@@ -22,6 +22,8 @@
  *
  * References: CUDA Runtime API, cudaErrorIllegalAddress and cudaDeviceReset
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html).
+ *
+ * atlas:cause device_reset_after_sticky_error
  */
 #include "atlas.h"
 

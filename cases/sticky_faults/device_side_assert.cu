@@ -27,6 +27,8 @@
  *
  * References: CUDA Programming Guide, "Assertion"
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#assertion).
+ *
+ * atlas:cause device_assert_token_id_past_vocab
  */
 #include "atlas.h"
 #undef NDEBUG /* release builds compile assert() away; this lesson needs it */

@@ -23,6 +23,8 @@
  *
  * References: CUDA Runtime API, cudaStreamQuery
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__STREAM.html).
+ *
+ * atlas:cause earlier_kernel_fault
  */
 #include "atlas.h"
 #include <time.h>

@@ -24,6 +24,8 @@
  *
  * References: CUDA Programming Guide, "CUDA Environment Variables"
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#cuda-environment-variables).
+ *
+ * atlas:cause earlier_kernel_fault
  */
 #include "atlas.h"
 #include <stdlib.h>

@@ -24,6 +24,8 @@
  *
  * References: CUDA Runtime API, cudaErrorIllegalAddress
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html).
+ *
+ * atlas:cause kernel_oob_index
  */
 #include "atlas.h"
 

@@ -29,6 +29,8 @@
  * Concurrent Execution" (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#error-checking);
  * CUDA Runtime API, cudaErrorIllegalAddress
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html).
+ *
+ * atlas:cause host_pointer_used_on_device
  */
 #include "atlas.h"
 #include <stdlib.h>

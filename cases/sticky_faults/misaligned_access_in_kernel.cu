@@ -22,6 +22,8 @@
  *
  * References: CUDA Programming Guide, "Device Memory Accesses"
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#device-memory-accesses).
+ *
+ * atlas:cause misaligned_access_in_kernel
  */
 #include "atlas.h"
 

@@ -36,6 +36,8 @@
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__STREAM.html):
  * "When a blocking stream is capturing, the legacy stream is in an unusable
  * state until the blocking stream capture is terminated."
+ *
+ * atlas:cause sync_during_capture
  */
 #include "capture.h"
 

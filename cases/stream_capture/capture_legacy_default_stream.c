@@ -25,6 +25,8 @@
  * cudaStreamBeginCapture
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__STREAM.html),
  * "Capture may not be initiated if stream is cudaStreamLegacy".
+ *
+ * atlas:cause capture_on_legacy_default_stream
  */
 #include "capture.h"
 

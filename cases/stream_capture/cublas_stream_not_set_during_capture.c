@@ -28,6 +28,8 @@
  * References: JuliaGPU/CUDAnative.jl#65 ("BLAS has cublasSetStream so might
  * require some work" for stream capture); cuBLAS documentation, "CUDA Graphs
  * Support" (https://docs.nvidia.com/cuda/cublas/#cuda-graphs-support).
+ *
+ * atlas:cause legacy_stream_work_during_capture
  */
 #include "atlas_cublas.h"
 #include "capture.h"

@@ -33,6 +33,8 @@
  * cudagraph in multi-threads": cudaDeviceSynchronize breaks the capture in
  * either mode); CUDA Runtime API, cudaStreamBeginCapture
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__STREAM.html).
+ *
+ * atlas:cause sync_during_capture
  */
 #include "capture.h"
 

@@ -33,6 +33,8 @@
  * "If the mode argument to cudaStreamBeginCapture was not
  * cudaStreamCaptureModeRelaxed, this call must be from the same thread as
  * cudaStreamBeginCapture."
+ *
+ * atlas:cause capture_ended_in_another_thread
  */
 #include "capture.h"
 #include <pthread.h>

@@ -33,6 +33,8 @@
  * necessarily conflict with stream capture, for example, attempting
  * cudaEventQuery on an event that was last recorded inside a capture
  * sequence."
+ *
+ * atlas:cause query_during_capture
  */
 #include "capture.h"
 

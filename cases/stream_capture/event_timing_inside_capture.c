@@ -30,6 +30,8 @@
  * cudaEventQuery of an event last recorded inside a capture); CUDA Runtime
  * API, cudaEventRecord and cudaEventSynchronize
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__EVENT.html).
+ *
+ * atlas:cause event_timing_inside_capture
  */
 #include "capture.h"
 

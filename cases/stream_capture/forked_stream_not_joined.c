@@ -30,6 +30,8 @@
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html):
  * "The capture sequence contains a fork that was not joined to the primary
  * stream."
+ *
+ * atlas:cause capture_stream_unjoined
  */
 #include "capture.h"
 

@@ -32,6 +32,8 @@
  * (cudaErrorStreamCaptureUnsupported)"); CUDA Runtime API,
  * cudaStreamBeginCapture and cudaThreadExchangeStreamCaptureMode
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__STREAM.html).
+ *
+ * atlas:cause malloc_during_capture
  */
 #include "capture.h"
 

@@ -39,6 +39,8 @@
  * error"; the fix is "thread_local"); ggml-org/llama.cpp#11804; CUDA Runtime
  * API, cudaStreamBeginCapture and cudaThreadExchangeStreamCaptureMode
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__STREAM.html).
+ *
+ * atlas:cause malloc_during_capture
  */
 #include "capture.h"
 #include <pthread.h>

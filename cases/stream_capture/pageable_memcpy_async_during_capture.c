@@ -33,6 +33,8 @@
  * flagos-ai/FlagGems#4472 (a user meeting PyTorch's message); CUDA Runtime
  * API, cudaMemcpyAsync
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__MEMORY.html).
+ *
+ * atlas:cause pageable_memcpy_during_capture
  */
 #include "capture.h"
 #include <stdlib.h>

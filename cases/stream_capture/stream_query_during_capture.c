@@ -32,6 +32,8 @@
  * cudaErrorStreamCaptureUnsupported
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html):
  * "The operation is not permitted when the stream is capturing."
+ *
+ * atlas:cause query_during_capture
  */
 #include "capture.h"
 

@@ -36,6 +36,8 @@
  * cudaErrorStreamCaptureUnsupported
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html):
  * "The operation is not permitted when the stream is capturing."
+ *
+ * atlas:cause sync_during_capture
  */
 #include "capture.h"
 

@@ -26,6 +26,8 @@
  *
  * References: CUDA Runtime API, cudaGetDeviceCount and
  * cudaErrorInsufficientDriver (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__DEVICE.html).
+ *
+ * atlas:cause no_nvidia_driver
  */
 #include "atlas.h"
 

@@ -29,6 +29,8 @@
  * Architectures" (https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/#gpu-compilation).
  *
  * atlas:cuda-architectures=75-real
+ *
+ * atlas:cause no_kernel_image_for_arch
  */
 #include "atlas.h"
 

@@ -49,6 +49,8 @@
  * Needs NVRTC 11.8 (harness/toolkit.sh fetch 11.8; $ATLAS_NVRTC_11_8, default
  * /opt/cuda-11.8/usr/lib/x86_64-linux-gnu/libnvrtc.so); opened with dlopen,
  * so the toolkit's own NVRTC does not answer instead.
+ *
+ * atlas:cause nvrtc_older_than_gpu_arch
  */
 #include "atlas.h"
 

@@ -29,6 +29,8 @@
  * References: PTX ISA, "Release Notes" (versions by CUDA release,
  * https://docs.nvidia.com/cuda/parallel-thread-execution/#release-notes);
  * CUDA Runtime API, cudaLibraryLoadData.
+ *
+ * atlas:cause ptx_newer_than_driver
  */
 #include "atlas.h"
 #include <stdio.h>

@@ -28,6 +28,8 @@
  * CUDA_DISABLE_PTX_JIT (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#just-in-time-compilation).
  *
  * atlas:cuda-architectures=75-virtual
+ *
+ * atlas:cause ptx_jit_unavailable
  */
 #include "atlas.h"
 #include <stdlib.h>

@@ -28,6 +28,8 @@
  *
  * References: CUDA Runtime API, cudaErrorStubLibrary
  * (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html).
+ *
+ * atlas:cause driver_library_path_wrong
  */
 #include "atlas.h"
 #include <stdio.h>
