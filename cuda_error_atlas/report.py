@@ -24,7 +24,7 @@ from .results import ROOT, default_results_paths, load_results
 from .lessons import load_cases
 from .statuses import load_status_table
 from .matrix import Matrix, differences, matrix_csv, matrix_json, matrix_markdown, stale_lessons
-from .pages import atlas_index, case_page, changes_html, matrix_html, status_index, steps_script
+from .pages import atlas_index, case_page, changes_html, copy_assets, matrix_html, status_index, steps_script
 from . import explainer as explain
 from . import versions as atlas_versions
 
@@ -74,6 +74,7 @@ def build(matrix, problems, out, builders=None):
     files = {}
     for builder in builders or PAGE_BUILDERS:
         files.update(builder(matrix, problems))
+    copy_assets(out)
     for name, text in files.items():
         path = os.path.join(out, *name.split("/"))
         os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -40,7 +40,7 @@ import sys
 
 from . import version_ranges
 from .results import PYTORCH_RULE, ROOT, default_results_paths, expand, load_results
-from .pages import e, page
+from .pages import e, page, status_href
 
 # Extra folders of columns that only the versions pages read (the runtime
 # columns without a driver: fifteen columns that would crowd the matrix).
@@ -211,8 +211,8 @@ def sticky_page(rows):
         verdict = "async kernel error" if row["pytorch_async"] else "not in the list"
         if row["disagrees"]:
             verdict += "<br><b>disagrees:</b> " + e(row["disagrees"])
-        body.append("<tr><td><a href=\"status.html#%s\"><code>%s</code></a><br><small>%s%s</small></td><td>%d</td>%s%s%s<td>%s</td></tr>" % (
-            e(row["status"]), e(row["status"]), cases, e(more), row["runs"], _observed(row["context"]),
+        body.append("<tr><th><a href=\"%s\"><code>%s</code></a><br><small>%s%s</small></th><td>%d</td>%s%s%s<td>%s</td></tr>" % (
+            e(status_href(row["status"])), e(row["status"]), cases, e(more), row["runs"], _observed(row["context"]),
             _observed(row["other_devices"]), _observed(row["new_cublas_handle"]), verdict))
     body.append("</table>")
     return page("What is sticky", "".join(body), current="sticky.html")
