@@ -4,6 +4,7 @@ matrix's script, into textContent): escaping is done here and only here.
 Links are relative and nothing is loaded from elsewhere: the folder is a
 static site."""
 import collections
+import contextlib
 import difflib
 import html
 import json
@@ -13,7 +14,7 @@ import shutil
 
 from .lessons import SECTIONS, sentence
 from .results import SUCCESS, version_key
-from .matrix import KINDS, MARKS, comparisons, differences, pytorch_cell
+from .matrix import KINDS, MARKS, changed_variants, comparisons, differences, pytorch_cell
 
 SECTION_TITLES = dict(SECTIONS)
 # The harness's own steps, said for a reader.
@@ -60,7 +61,7 @@ def page(title, body, depth=0, current=None, style="", script="", wide=False, na
     relative paths of scripts, loaded before it."""
     up = "../" * depth
     links = "".join('<a href="%s%s"%s>%s</a>' % (up, href, " aria-current=page" if href == current else "", text)
-                    for href, text in (nav or NAV))
+                    for href, text in (nav or STATUS_HREF["nav"] or NAV))
     sheets = "".join("<link rel=stylesheet href='%sassets/%s'>" % (up, name) for name in (STYLE, style) if name)
     loaded = "".join("<script src='%s%s'></script>" % (up, name if "/" in name else "assets/" + name)
                      for name in list(scripts) + ([script] if script else []))
@@ -112,7 +113,19 @@ def paragraphs(text, prefix="", code=""):
 
 # Where a status is explained: the report's one status.html (an anchor per status), or the site's page per status
 # (site.py switches it while it writes). {} is the status's anchor().
-STATUS_HREF = {"template": "status.html#{}"}
+STATUS_HREF = {"template": "status.html#{}", "matrix": "index.html", "nav": None}
+
+
+@contextlib.contextmanager
+def links(**where):
+    """Within it, status links use where["template"], the matrix is where["matrix"] and the bar is where["nav"]."""
+    saved = dict(STATUS_HREF)
+    STATUS_HREF.update(where)
+    try:
+        yield
+    finally:
+        STATUS_HREF.clear()
+        STATUS_HREF.update(saved)
 
 
 def status_href(name, depth=0):
@@ -212,7 +225,9 @@ def legend_html():
             "it links to every case that produces it. A case name links to its lesson.</p></details>" % rows)
 
 
-def matrix_html(matrix, problems):
+def matrix_html(matrix, problems, notes=None):
+    """notes: the page that names the results files' problems (the site's notes.html); without it they are listed
+    below the table."""
     data = matrix_data(matrix)
     families = sorted(set(matrix.family.values()))
     here = [c for c in matrix.columns if c.here]
@@ -235,14 +250,17 @@ def matrix_html(matrix, problems):
                "</select><label><input type=checkbox id=f-disagree> ◆ only where GPU environments disagree</label>"
                "<span id=f-count class=note></span></div>") % (
         "".join("<option>%s</option>" % e(f) for f in families), options)
-    body = ("<div class=intro>%s%s%s%s</div><noscript><p>The table needs JavaScript; <a href=matrix.md>matrix.md</a> and "
+    below = problems_html(problems) if not notes else (
+        "<p class='note intro'>Some results files had problems: <a href='%s'>the notes</a> name them.</p>" % e(notes)
+        if [p for p in problems if getattr(p, "scope", "file") != "superseded"] else "")
+    body = ("<div class=intro>%s%s%s</div><noscript><p>The table needs JavaScript; <a href=matrix.md>matrix.md</a> and "
             "<a href=matrix.csv>matrix.csv</a> have the same.</p></noscript>"
             "<div class=scroll id=scroll><table id=matrix>%s<tbody></tbody></table></div>"
             "<p class='note intro'>Also as <a href=matrix.md>Markdown</a>, <a href=matrix.csv>CSV</a> (with the steps) and "
-            "<a href=matrix.json>JSON</a>.</p>"
+            "<a href=matrix.json>JSON</a>.</p><div class=intro>%s</div>"
             "<script type=application/json id=atlas-data>%s</script>") % (
-        problems_html(problems), intro, legend_html(), filters, header_html(matrix), script_json(data))
-    return page("cuda-error-atlas: what each mistake returns, everywhere", body, current="index.html",
+        intro, legend_html(), filters, header_html(matrix), below, script_json(data))
+    return page("cuda-error-atlas: what each mistake returns, everywhere", body, current=STATUS_HREF["matrix"],
                 style=MATRIX_STYLE, script=MATRIX_SCRIPT, wide=True)
 
 
@@ -486,7 +504,7 @@ def case_page(matrix, case):
                          % (variant.capitalize(), head, body))
     body = "".join([
         "<p class=sub><code>%s</code> · family <a href='../atlas.html#%s'>%s</a> · <code>%s</code> · "
-        "<a href='../index.html'>in the matrix</a></p>" % (e(case.name), e(anchor(case.family)), e(case.family), e(case.source_path)),
+        "<a href='../%s'>in the matrix</a></p>" % (e(case.name), e(anchor(case.family)), e(case.family), e(case.source_path), e(STATUS_HREF["matrix"])),
         section("mistake"),
         "<h2>What you get</h2>", what_you_get_html(matrix, case, depth),
         "<h3>PyTorch, for the same mistake</h3>", pytorch_html(matrix, case, depth),
@@ -597,6 +615,15 @@ def status_index(matrix, status_table):
 CHANGES_SCRIPT = "changes.js"
 
 
+def changed_count(changed):
+    """"9 variants differ (16 rows with their steps)", or "nothing changed"."""
+    variants = changed_variants(changed)
+    if not variants:
+        return "nothing changed"
+    return "%d variant%s differ%s%s" % (variants, "s" if variants != 1 else "", "" if variants != 1 else "s",
+                                      " (%d rows with their steps)" % len(changed) if len(changed) != variants else "")
+
+
 def _side(column, other, kind):
     notes = []
     if kind == "version":
@@ -618,11 +645,11 @@ def changes_html(matrix, pairs=None):
             ("<a href='case/%s.html'>%s</a> / %s" % (e(row.case), e(row.case), e(row.variant)) if row.step is None else
              "<span class=note>&nbsp;&nbsp;· step %s</span>" % e(STEP_NAMES.get(row.step, row.step))),
             e(a.kind), e(a.text), e(b.kind), e(b.text)) for row, a, b in changed)
-        sections[kind].append("<details%s><summary><b>%s → %s</b>: %d rows differ <span class=note>(%s)</span></summary>%s</details>" % (
+        sections[kind].append("<details%s><summary><b>%s → %s</b>: %s <span class=note>(%s)</span></summary>%s</details>" % (
             " open" if 0 < len(changed) <= 40 else "",
             e(left.heading[3] if kind == "mode" else left.environment.get("cudart") if kind == "version" else left.heading[0]),
             e(right.heading[3] if kind == "mode" else right.environment.get("cudart") if kind == "version" else right.heading[0]),
-            len(changed), e(why),
+            changed_count(changed), e(why),
             "<div style='overflow:auto'><table class=outcomes><tr><th>case / variant / step</th><th>%s</th><th>%s</th></tr>%s</table></div>"
             % (_side(left, right, kind), _side(right, left, kind), rows) if changed else ""))
     overlays = []
@@ -641,12 +668,12 @@ def changes_html(matrix, pairs=None):
     body = ["<p>What differs between environments that differ in one thing. Each table lists the variants (and "
             "their steps) whose outcome changed; for versions the older runtime is on the left. From a shell: "
             "<code>cuda-atlas report diff X Y</code>.</p>"]
+    for kind, parts in sections.items():
+        if parts:
+            body.append("<h2>%s</h2>%s" % (e(titles[kind]), "".join(parts)))
     if overlays:
         body.append("<h2>Changed by a partial run</h2><p class=note>A filtered run (ctest -R/-L) laid over the complete "
                     "run of its environment.</p><div class=wrap><table class=outcomes><tr><th>case / variant</th><th>environment</th>"
                     "<th>complete run (old)</th><th>partial run (new)</th></tr>%s</table></div>" % "".join(overlays))
-    for kind, parts in sections.items():
-        if parts:
-            body.append("<h2>%s</h2>%s" % (e(titles[kind]), "".join(parts)))
     body.append(picker)
     return page("What changed between environments", "".join(body), current="changes.html", script=CHANGES_SCRIPT)

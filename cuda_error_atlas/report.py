@@ -23,7 +23,7 @@ import sys
 from .results import ROOT, default_results_paths, load_results
 from .lessons import load_cases
 from .statuses import load_status_table
-from .matrix import Matrix, differences, matrix_csv, matrix_json, matrix_markdown, stale_lessons
+from .matrix import Matrix, changed_variants, differences, matrix_csv, matrix_json, matrix_markdown, stale_lessons
 from .pages import atlas_index, case_page, changes_html, copy_assets, matrix_html, status_index, steps_script
 from . import explainer as explain
 from . import versions as atlas_versions
@@ -140,7 +140,8 @@ def main(argv=None):
     elif args.command == "diff":
         left, right = find_column(matrix, args.left), find_column(matrix, args.right)
         changed = differences(matrix, left, right)
-        print("%s\n  → %s\n%d rows differ" % (left.label, right.label, len(changed)))
+        print("%s\n  → %s\n%d variants differ (%d rows with their steps; a variant skipped or not run on either side "
+              "is not a change)" % (left.label, right.label, changed_variants(changed), len(changed)))
         for row, a, b in changed:
             print("  %-70s %-28s → %s" % (row.label, a.text, b.text))
     return 0
