@@ -255,11 +255,11 @@ def matrix_html(matrix, problems, notes=None):
         if [p for p in problems if getattr(p, "scope", "file") != "superseded"] else "")
     body = ("<div class=intro>%s%s%s</div><noscript><p>The table needs JavaScript; <a href=matrix.md>matrix.md</a> and "
             "<a href=matrix.csv>matrix.csv</a> have the same.</p></noscript>"
-            "<div class=scroll id=scroll><table id=matrix>%s<tbody></tbody></table></div>"
+            "<div class='%s' id=scroll><table id=matrix>%s<tbody></tbody></table></div>"
             "<p class='note intro'>Also as <a href=matrix.md>Markdown</a>, <a href=matrix.csv>CSV</a> (with the steps) and "
             "<a href=matrix.json>JSON</a>.</p><div class=intro>%s</div>"
             "<script type=application/json id=atlas-data>%s</script>") % (
-        intro, legend_html(), filters, header_html(matrix), below, script_json(data))
+        intro, legend_html(), filters, "scroll boxed" if notes else "scroll", header_html(matrix), below, script_json(data))
     return page("cuda-error-atlas: what each mistake returns, everywhere", body, current=STATUS_HREF["matrix"],
                 style=MATRIX_STYLE, script=MATRIX_SCRIPT, wide=True)
 
@@ -322,7 +322,9 @@ def outcome_sentence(cell, depth):
     return e(cell.value)
 
 
-def outcomes_html(matrix, case, variant, depth):
+def outcomes_html(matrix, case, variant, depth, skips=None):
+    """The variant's distinct outcomes, a row each. skips: a list that gets (reason, [columns]) of each reason the
+    variant did not run, instead of a row for it (the caller says each reason once for both variants)."""
     groups = matrix.outcomes(case, variant)
     if not groups:
         return None
@@ -343,7 +345,12 @@ def outcomes_html(matrix, case, variant, depth):
         for reason, some in by_reason.items():
             exact = dict(matrix.cell(some[0], case, variant).details).get("skipped because") or ""
             shown = exact if len(some) == 1 else reason
+            if skips is not None:
+                skips.append((shown, some))
+                continue
             split.append((cell, some, "skipped%s" % (": " + e(shown) if shown else "")))
+    if not split:
+        return ""
     for cell, columns, said in split:
         mark = " <span class=note>(✗ differs from its rules)</span>" if cell.value.startswith("✗") else ""
         everywhere = matrix.columns if cell.kind == "skipped" else ran
@@ -454,8 +461,9 @@ def related_html(matrix, case, depth):
 def what_you_get_html(matrix, case, depth=1):
     """From the recorded results, never from prose: what each variant came to
     in each environment."""
-    broken = outcomes_html(matrix, case.name, "broken", depth)
-    fixed = outcomes_html(matrix, case.name, "fixed", depth)
+    skipped = {"broken": [], "fixed": []}
+    broken = outcomes_html(matrix, case.name, "broken", depth, skipped["broken"])
+    fixed = outcomes_html(matrix, case.name, "fixed", depth, skipped["fixed"])
     gpu_runs = any(matrix.run(c, case.name, v) for c in matrix.columns if c.has_device for v in ("fixed", "broken"))
     parts = []
     if not gpu_runs:
@@ -465,6 +473,19 @@ def what_you_get_html(matrix, case, depth=1):
         parts.append("<h3>The broken variant</h3>" + broken)
     if fixed:
         parts.append("<h3>The fixed variant</h3>" + fixed)
+    # where a variant did not run: one line per reason, both variants together when they skipped alike
+    lines = collections.OrderedDict()
+    for variant in ("broken", "fixed"):
+        for reason, columns in skipped[variant]:
+            line = lines.setdefault(reason, [[], []])
+            line[0] += [c for c in columns if c not in line[0]]
+            line[1].append(variant)
+    if lines:
+        parts.append("<h3>Not run</h3><ul class=skips>%s</ul>" % "".join(
+            "<li><b>skipped</b>%s: %s <span class=note>— %s</span></li>" % (
+                "" if len(variants) == 2 else " (the %s variant)" % variants[0], e(reason or "no reason given"),
+                where_text([c for c in matrix.columns if c in columns], matrix.columns))
+            for reason, (columns, variants) in lines.items()))
     return "".join(parts)
 
 
@@ -494,14 +515,19 @@ def case_page(matrix, case):
     steps = []
     for variant in ("broken", "fixed"):
         rows = matrix.step_rows(case.name, variant)
-        if rows:
+        ran = [i for i, column in enumerate(matrix.columns)
+               if any(r.cells[i].kind not in ("skipped", "not-run") for r in rows)]
+        if rows and ran:
             head = "".join("<th>%s</th>" % e(STEP_NAMES.get(r.step, r.step)) for r in rows)
             body = "".join("<tr><th>%s</th>%s</tr>" % (e(column.label), "".join(
                 "<td class='k-%s%s'>%s</td>" % (e(r.cells[i].kind), " differs" if r.cells[i].value.startswith("✗") else "",
                                                 status_link(r.cells[i].status, depth, r.cells[i].value) if r.cells[i].status else e(r.cells[i].value))
-                for r in rows)) for i, column in enumerate(matrix.columns))
-            steps.append("<h3>%s variant</h3><div style='overflow:auto'><table class=outcomes><tr><th>environment</th>%s</tr>%s</table></div>"
-                         % (variant.capitalize(), head, body))
+                for r in rows)) for i, column in ((i, matrix.columns[i]) for i in ran))
+            left = len(matrix.columns) - len(ran)
+            steps.append("<h3>%s variant</h3><div class=wrap><table class='outcomes keyed'><tr><th>environment</th>%s</tr>%s"
+                         "</table></div>%s" % (variant.capitalize(), head, body, "<p class=note>%d environment%s that did not "
+                                               "run it (skipped or not run) left out.</p>" % (left, "s" if left != 1 else "")
+                                               if left else ""))
     body = "".join([
         "<p class=sub><code>%s</code> · family <a href='../atlas.html#%s'>%s</a> · <code>%s</code> · "
         "<a href='../%s'>in the matrix</a></p>" % (e(case.name), e(anchor(case.family)), e(case.family), e(case.source_path), e(STATUS_HREF["matrix"])),

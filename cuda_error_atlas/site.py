@@ -50,9 +50,16 @@ def rows(dataset, table):
     return [dict(r) for r in found if "empty" not in r.keys()]
 
 
+# A path on the machine that ran or built something (a library a run loaded from a work tree, a temporary folder):
+# a page keeps only its file name.
+LOCAL_PATH = re.compile(r"(?<![\w.])/(?:work|home|root|scratch|mnt)/[^\s\"'<>\\,;()]*")
+
+
 def scrub(text):
-    """No path of this machine in a page: the checkout's root is dropped from any text that names it."""
-    return str(text).replace(ROOT + os.sep, "").replace(ROOT, ".")
+    """No path of this machine in a page: the checkout's root is dropped from any text that names it, and any other
+    local path is cut to its file name."""
+    text = str(text).replace(ROOT + os.sep, "").replace(ROOT, ".")
+    return LOCAL_PATH.sub(lambda m: "…/" + m.group(0).rstrip("/").rsplit("/", 1)[-1], text)
 
 
 class Site:
@@ -311,7 +318,15 @@ def change_pages(site):
     if overlays:
         body.append("<p class=note>%d variants of the matrix come from a partial run laid over a complete one (marked Δ "
                     "there); the <a href='notes.html'>notes</a> list them.</p>" % overlays)
-    files["changes.html"] = page("What changed between environments", "".join(body), current="changes.html")
+    # any two columns, picked in the page (the matrix's own data; assets/changes.js)
+    columns = matrix.columns + matrix.pytorch
+    options = "".join("<option value=%d>%s</option>" % (i, e(c.label)) for i, c in enumerate(columns))
+    body.append("<h2 id=pick>Any two columns</h2><div class=filters><label>left <select id=pick-a>%s</select></label>"
+                "<label>right <select id=pick-b>%s</select></label></div><div id=picked class=wrap></div>"
+                "<script type=application/json id=atlas-data>%s</script>" % (
+                    options, options.replace("value=1>", "value=1 selected>", 1), script_json(pages.matrix_data(matrix))))
+    files["changes.html"] = page("What changed between environments", "".join(body), current="changes.html",
+                                 script=pages.CHANGES_SCRIPT)
     return files
 
 
@@ -408,7 +423,7 @@ def search_page():
             "<noscript><p>The search needs JavaScript; <a href='status.html'>every status</a> and "
             "<a href='atlas.html'>every case</a> are plain pages.</p></noscript>")
     return page("Search: which status, which mistake", body, current="search.html",
-                scripts=["search-index.js"], script="search.js")
+                scripts=["./search-index.js"], script="search.js")
 
 
 # ---- the whole site ---------------------------------------------------------------------
@@ -421,7 +436,7 @@ def pages_of(site):
         files["matrix.html"] = pages.matrix_html(matrix, site.problems, notes="notes.html")
         files["matrix.md"] = matrix_markdown(matrix)
         files["matrix.csv"] = matrix_csv(matrix)
-        files["matrix.json"] = scrub(matrix_json(matrix, site.problems))
+        files["matrix.json"] = matrix_json(matrix, site.problems)
         files["atlas.html"] = atlas_index(matrix)
         for name in matrix.case_names:
             files["steps/%s.js" % name] = steps_script(matrix, name)
@@ -446,7 +461,7 @@ def write(files, out):
         path = os.path.join(out, *name.split("/"))
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+            f.write(scrub(text))
     pages.copy_assets(out)
 
 
