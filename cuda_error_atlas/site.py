@@ -282,7 +282,7 @@ def compare_page(matrix, kind, left, right, why, changed):
                                                row.cells[matrix.columns.index(right)].kind} & {"skipped", "not-run"})
     body = ("<p>%s. Left: %s. Right: %s.</p><p><b>%s.</b> %s</p>%s<p class=note><a href='../changes.html'>Every "
             "comparison</a></p>" % (
-                e(why[:1].upper() + why[1:]), e(left.label), e(right.label), e(pages.changed_count(changed)),
+                e(why[:1].upper() + why[1:]), e(left.label), e(right.label), e(pages.changed_count(changed).capitalize()),
                 "%d variants ran on only one side (skipped or not run there): those are not changes." % skipped
                 if skipped else "",
                 "<div class=wrap><table class='outcomes keyed'><tr><th>case / variant / step</th><th>%s</th><th>%s</th>"
