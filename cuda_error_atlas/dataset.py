@@ -122,6 +122,7 @@ def build(root=ROOT, out=None, quiet=False):
         CREATE TABLE meanings (name TEXT PRIMARY KEY, meaning TEXT);
         CREATE TABLE sticky (status TEXT PRIMARY KEY, entry TEXT);
         CREATE TABLE blobs (name TEXT PRIMARY KEY, data BLOB);
+        CREATE TABLE sources (path TEXT PRIMARY KEY, text TEXT);
     """)
     # results: every committed column, validated by the one reader; what it could not use is kept as a problem
     results, loaded_problems = load_results(default_results_paths(root))
@@ -165,6 +166,10 @@ def build(root=ROOT, out=None, quiet=False):
         db.execute("INSERT INTO cases VALUES (?,?,?,?,?,?,?,?)",
                    (case.name, case.family, case.source_path, case.human_title, case.cause, case.mirror_path,
                     json.dumps(case.sections), json.dumps(case.markers)))
+        # the lesson's whole text (and its PyTorch mirror's), for the site's case pages
+        db.execute("INSERT OR REPLACE INTO sources VALUES (?,?)", (case.source_path, case.source))
+        if case.mirror_path:
+            db.execute("INSERT OR REPLACE INTO sources VALUES (?,?)", (case.mirror_path, case.mirror_source))
     # status tables: names, numbers and texts of every library, and their meanings
     status_dir = os.path.join(root, "data", "status_names")
     for name in sorted(os.listdir(status_dir)) if os.path.isdir(status_dir) else []:
@@ -240,6 +245,17 @@ class Dataset:
         dataset's copy of each file."""
         files = {row[0]: row[1] for row in self.db.execute("SELECT path, gzip FROM results_files ORDER BY path")}
         return load_results(list(files), here, reader=lambda path: gzip.decompress(files[path]))
+
+    def cases(self):
+        """{name: lessons.Case} of every lesson, made from the texts the dataset stored (no file is read)."""
+        from .lessons import Case
+        texts = {row[0]: row[1] for row in self.db.execute("SELECT path, text FROM sources")}
+        found = {}
+        for row in self.db.execute("SELECT name, path, mirror FROM cases ORDER BY path"):
+            if row["path"] in texts:
+                mirror = (row["mirror"], texts.get(row["mirror"])) if row["mirror"] in texts else None
+                found[row["name"]] = Case(row["path"], source=texts[row["path"]], mirror=mirror)
+        return found
 
     def query(self, sql, params=()):
         return self.db.execute(sql, params).fetchall()

@@ -12,18 +12,26 @@ SECTIONS = [("mistake", "The mistake"), ("sees", "What the program sees"), ("pyt
 
 
 class Case:
-    def __init__(self, path, root=ROOT):
+    def __init__(self, path, root=ROOT, source=None, mirror=None):
+        """A case from its file; or, given source (and mirror: (relative path, text) or None), from texts that a
+        dataset stored, without reading anything (path is then cases/<family>/<case>.c, relative)."""
         self.path = path
-        self.source_path = os.path.relpath(path, root)
+        self.source_path = os.path.relpath(path, root) if source is None else path
         self.family = os.path.basename(os.path.dirname(path))
         self.name = os.path.splitext(os.path.basename(path))[0]
-        with open(path, encoding="utf-8") as f:
-            self.source = f.read()
+        if source is not None:
+            self.source = source
+        else:
+            with open(path, encoding="utf-8") as f:
+                self.source = f.read()
         self.title, self.sections, self.markers = parse_lesson(self.source)
         # the cause it reproduces, in the vocabulary of data/causes.tsv ("atlas:cause KEY" in the header)
         self.cause = next((m.split()[1] for m in self.markers if m.startswith("atlas:cause") and len(m.split()) > 1), None)
         match = re.search(r"ATLAS_CASE\((\w+),\s*(\w+)\)", self.source)
         self.variant_functions = {"fixed": match.group(1), "broken": match.group(2)} if match else {}
+        if source is not None:
+            self.mirror_path, self.mirror_source = mirror or (None, None)
+            return
         mirror = os.path.splitext(path)[0] + ".py"
         self.mirror_path = os.path.relpath(mirror, root) if os.path.exists(mirror) else None
         self.mirror_source = None

@@ -346,20 +346,33 @@ class Change:
         return iter((self.row, self.left, self.right))
 
 
+# A cell that says nothing about behaviour: a variant not run, or skipped, on one side is not a change.
+NO_OUTCOME = ("skipped", "not-run", "unreadable")
+
+
 def differences(matrix, left, right):
-    """Rows (variants, then their steps) whose outcome differs between two columns."""
+    """Rows (variants, then their steps) whose outcome differs between two columns, where both ran it: a variant
+    skipped or not run on either side (a column without cuBLAS, a filtered run) is not a change."""
     columns = matrix.columns + matrix.pytorch
     i, j = columns.index(left), columns.index(right)
     changed = []
     for row in matrix.rows:
         cells = row.cells + row.mirrors
+        if cells[i].kind in NO_OUTCOME or cells[j].kind in NO_OUTCOME:
+            continue
         if cells[i].value.lstrip("Δ ") != cells[j].value.lstrip("Δ "):
             changed.append(Change(row, cells[i], cells[j]))
         if i < len(matrix.columns) and j < len(matrix.columns):
             for step in matrix.step_rows(row.case, row.variant):
-                if step.cells[i].value != step.cells[j].value:
+                if step.cells[i].value != step.cells[j].value and not (
+                        step.cells[i].kind in NO_OUTCOME or step.cells[j].kind in NO_OUTCOME):
                     changed.append(Change(step, step.cells[i], step.cells[j]))
     return changed
+
+
+def changed_variants(changes):
+    """How many variants a list of differences() touches (a variant and its steps count once)."""
+    return len({(change.row.case, change.row.variant) for change in changes})
 
 
 def comparisons(matrix):

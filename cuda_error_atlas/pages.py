@@ -4,14 +4,17 @@ matrix's script, into textContent): escaping is done here and only here.
 Links are relative and nothing is loaded from elsewhere: the folder is a
 static site."""
 import collections
+import contextlib
 import difflib
 import html
 import json
+import os
 import re
+import shutil
 
 from .lessons import SECTIONS, sentence
 from .results import SUCCESS, version_key
-from .matrix import KINDS, MARKS, comparisons, differences, pytorch_cell
+from .matrix import KINDS, MARKS, changed_variants, comparisons, differences, pytorch_cell
 
 SECTION_TITLES = dict(SECTIONS)
 # The harness's own steps, said for a reader.
@@ -33,78 +36,40 @@ def script_json(data):
         ">", "\\u003e").replace("&", "\\u0026").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-STYLE = """
-*{box-sizing:border-box}
-body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1d1d1f;background:#fff}
-main{padding:.5em 1.2em 2em;max-width:78em}main.wide{max-width:none}
-nav.top{background:#1f2a36;padding:.5em 1.2em;display:flex;flex-wrap:wrap;gap:.3em 1.2em}
-nav.top a{color:#fff;text-decoration:none;font-weight:600}nav.top a[aria-current]{text-decoration:underline}
-h1{font-size:1.5em;margin:.6em 0 .2em}h2{font-size:1.2em;margin:1.4em 0 .4em;border-bottom:1px solid #ddd}
-h3{font-size:1.02em;margin:1em 0 .3em}a{color:#0b57a4}code,pre,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em}
-pre{background:#f5f6f8;padding:.7em;overflow:auto;border-radius:4px}.sub{color:#555;margin-top:0}
-table{border-collapse:collapse}th,td{border:1px solid #d0d4da;padding:3px 6px;vertical-align:top;text-align:left}
-th{background:#eef1f5}.problems{background:#fff4d6;border:1px solid #d6b656;padding:.4em 1em;margin:.6em 0}
-.problems li{font-size:.9em}.note{color:#555;font-size:.92em}
-.k-ok{background:#f3faf3}.k-error{background:#fff2c2}.k-sticky{background:#ffd0a8}.k-wrong{background:#ffd6e0}
-.k-exit{background:#ffe0cc}.k-crashed{background:#e9d5f5}.k-timeout{background:#e8dccb}.k-skipped{background:#e9ebef;color:#444}
-.k-harness{background:#ffb3b3}.k-unreadable{background:#fff;outline:2px dashed #c00}.k-not-run{background:#f7f7f7;color:#777}
-.k-unreached{background:#fafafa;color:#777}.differs{box-shadow:inset 0 0 0 2px #c00}
-.outcomes td{font-size:.92em}.outcomes td.where{max-width:46em}.swatch{display:inline-block;min-width:5.5em;padding:0 .3em;border:1px solid #ccc;margin-right:.4em;text-align:center}
-.diff .del{background:#ffe5e5}.diff .add{background:#e3f6e3}.diff span{display:block;white-space:pre}
-input[type=search],select{font:inherit;padding:.2em .4em;max-width:100%;min-width:0}
-.filters label{display:flex;gap:.3em;align-items:center;max-width:100%;min-width:0}
-.wrap{overflow-x:auto;max-width:100%}code{overflow-wrap:anywhere}
-.filters{display:flex;flex-wrap:wrap;gap:.5em 1em;align-items:center;margin:.5em 0}
-ul.cases{list-style:none;padding-left:0}ul.cases li{margin:.25em 0}
-table.outcomes tr th:first-child{font-weight:normal}
-@media (max-width:700px){main{padding:.5em .7em}h1,h2,h3{overflow-wrap:anywhere}table.outcomes th,table.outcomes td{max-width:12em;overflow-wrap:anywhere}
-  table.got,table.got tbody,table.got tr,table.got td{display:block}
-  table.got tr:first-child{display:none}table.got tr{margin-bottom:.6em;border:1px solid #d0d4da}table.got td{border:0}}
-"""
+# The stylesheets and scripts are real files in site_assets/ (shipped in the wheel beside this module), copied into
+# every site as assets/; a page names the ones it needs.
+ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "site_assets")
+STYLE = "atlas.css"
 
-MATRIX_STYLE = """
-.intro{position:sticky;left:1.2em;max-width:min(78em, calc(100vw - 2.4em))}
-nav.top{position:sticky;left:0;width:100vw}
-.scroll{border:1px solid #ccc;width:max-content}
-#matrix{font-size:12px;border-collapse:separate;border-spacing:0}
-#matrix td,#matrix th{border:0;border-right:1px solid #d0d4da;border-bottom:1px solid #d0d4da;white-space:nowrap}
-#matrix thead{position:sticky;top:0;z-index:3}
-#matrix thead th{background:#e4e9f0;font-weight:600;text-align:left;white-space:normal;min-width:7em;max-width:16em}
-#matrix thead th span{position:sticky;left:calc(var(--lw, 14em) + 6px)}
-#matrix thead th.corner{position:sticky;left:0;z-index:4;text-align:left;vertical-align:bottom;background:#d9e0ea}
-#matrix tbody th{position:sticky;left:0;z-index:2;background:#fff;font-weight:normal;text-align:left;max-width:28em;
-  overflow:hidden;text-overflow:ellipsis}
-#matrix tbody th .variant{color:#555}#matrix tbody th button{font:inherit;border:1px solid #aaa;background:#f4f4f4;
-  border-radius:3px;padding:0 .35em;margin-right:.35em;cursor:pointer}
-#matrix tbody th.lab{padding-right:.5em}
-#matrix tr.disagree th::after{content:" ◆";color:#b00}
-#matrix td.c{font-family:ui-monospace,Menlo,Consolas,monospace}#matrix td.c a{color:inherit;text-decoration:none}
-#matrix td.c a:hover{text-decoration:underline}
-#matrix .here{border-left:3px solid #0b57a4!important;border-right:3px solid #0b57a4!important}
-#matrix thead th.here{background:#cfe0f5}
-#matrix tr.step th{padding-left:2.2em;color:#444;font-style:italic}#matrix tr.step td{opacity:.95}
-#matrix tr.details td{white-space:pre-wrap;font-size:11px;min-width:13em;max-width:24em;background:#fcfcfd;vertical-align:top}
-#matrix tr.details th{padding-left:2.2em;color:#444}
-table.legend td{font-size:.9em}
-@media (max-width:700px){main{padding:.4em .5em}#matrix{font-size:11px}.intro{left:.5em;max-width:calc(100vw - 1em)}
-  #matrix tbody th{max-width:9.5em;min-width:9.5em;white-space:normal;overflow-wrap:anywhere}
-  #matrix thead th{min-width:5em}
-}
-"""
+MATRIX_STYLE = "matrix.css"
 
 NAV = [("index.html", "Matrix"), ("atlas.html", "Cases"), ("status.html", "Statuses"), ("changes.html", "What changed"),
        ("versions.html", "Versions"), ("sticky.html", "What is sticky")]
 
 
-def page(title, body, depth=0, current=None, style="", script="", wide=False):
+def copy_assets(out):
+    """Copy site_assets/ into out/assets/: the pages link them there."""
+    target = os.path.join(out, "assets")
+    os.makedirs(target, exist_ok=True)
+    for name in sorted(os.listdir(ASSETS)):
+        if not name.startswith(".") and name.endswith((".css", ".js")):
+            shutil.copyfile(os.path.join(ASSETS, name), os.path.join(target, name))
+
+
+def page(title, body, depth=0, current=None, style="", script="", wide=False, nav=None, head="", scripts=()):
+    """A whole page. style/script: the name of an asset beside atlas.css (site_assets/); scripts: more assets or
+    relative paths of scripts, loaded before it."""
     up = "../" * depth
-    nav = "".join('<a href="%s%s"%s>%s</a>' % (up, href, " aria-current=page" if href == current else "", text)
-                  for href, text in NAV)
+    links = "".join('<a href="%s%s"%s>%s</a>' % (up, href, " aria-current=page" if href == current else "", text)
+                    for href, text in (nav or STATUS_HREF["nav"] or NAV))
+    sheets = "".join("<link rel=stylesheet href='%sassets/%s'>" % (up, name) for name in (STYLE, style) if name)
+    loaded = "".join("<script src='%s%s'></script>" % (up, name if "/" in name else "assets/" + name)
+                     for name in list(scripts) + ([script] if script else []))
     return ("<!doctype html><html lang=en><head><meta charset=utf-8>"
-            "<meta name=viewport content='width=device-width,initial-scale=1,minimum-scale=1'><title>%s</title><style>%s%s</style></head>"
+            "<meta name=viewport content='width=device-width,initial-scale=1,minimum-scale=1'><title>%s</title>%s%s</head>"
             "<body><nav class=top>%s</nav><main%s><h1%s>%s</h1>%s</main>%s</body></html>"
-            % (e(title), STYLE, style, nav, " class=wide" if wide else "", " class=intro" if wide else "", e(title), body,
-               "<script>%s</script>" % script if script else ""))
+            % (e(title), sheets, head, links, " class=wide" if wide else "", " class=intro" if wide else "", e(title), body,
+               loaded))
 
 
 def problems_html(problems):
@@ -146,98 +111,36 @@ def paragraphs(text, prefix="", code=""):
     return "".join("<p>%s</p>" % link_text(p) for p in text.split("\n\n") if p.strip())
 
 
+# Where a status is explained: the report's one status.html (an anchor per status), or the site's page per status
+# (site.py switches it while it writes). {} is the status's anchor().
+STATUS_HREF = {"template": "status.html#{}", "matrix": "index.html", "nav": None}
+
+
+@contextlib.contextmanager
+def links(**where):
+    """Within it, status links use where["template"], the matrix is where["matrix"] and the bar is where["nav"]."""
+    saved = dict(STATUS_HREF)
+    STATUS_HREF.update(where)
+    try:
+        yield
+    finally:
+        STATUS_HREF.clear()
+        STATUS_HREF.update(saved)
+
+
+def status_href(name, depth=0):
+    return "../" * depth + STATUS_HREF["template"].format(anchor(name))
+
+
 def status_link(name, depth=0, text=None):
     if not name or name in SUCCESS:
         return e(text or name or "")
-    return '<a href="%sstatus.html#%s">%s</a>' % ("../" * depth, e(anchor(name)), e(text or name))
+    return '<a href="%s">%s</a>' % (e(status_href(name, depth)), e(text or name))
 
 
 # ---- the matrix ---------------------------------------------------------------
 
-MATRIX_SCRIPT = r"""
-(function () {
-  var D = JSON.parse(document.getElementById('atlas-data').textContent);
-  var K = D.kinds, body = document.querySelector('#matrix tbody'), loaded = {};
-  function el(tag, cls, text) { var x = document.createElement(tag); if (cls) x.className = cls;
-    if (text != null) x.textContent = text; return x; }
-  function cell(k, col, table) {     // table: the kinds of a steps file; the matrix's own by default
-    var kind = (table || K)[k], td = el('td', 'c k-' + kind[1]);
-    if (kind[0].indexOf('\u2717') >= 0) td.classList.add('differs');
-    if (D.columns[col] && D.columns[col].here) td.classList.add('here');
-    if (kind[2]) { var a = el('a', null, kind[0]); a.href = 'status.html#' + kind[2]; td.appendChild(a); }
-    else td.textContent = kind[0];
-    if (kind[3]) td.title = kind[3];
-    return td;
-  }
-  var rows = [];
-  D.rows.forEach(function (r) {
-    var tr = el('tr', 'v' + (r[3] ? ' disagree' : '')), th = el('th');
-    tr.dataset.family = r[1]; tr.dataset.case = r[0]; tr.dataset.variant = r[2];
-    var button = el('button', null, '\u25b8'); button.type = 'button'; button.title = 'show the steps and details';
-    button.setAttribute('aria-expanded', 'false'); button.className = 'drill';
-    var a = el('a', null, r[0]); a.href = 'case/' + r[0] + '.html';
-    th.appendChild(button); th.appendChild(a); th.appendChild(el('span', 'variant', ' / ' + r[2]));
-    th.title = r[0] + ' / ' + r[2];
-    tr.appendChild(th);
-    var kinds = {}, text = [r[0], r[1], r[2]];
-    r[4].forEach(function (k, i) { tr.appendChild(cell(k, i)); kinds[K[k][1]] = 1; text.push(K[k][0]);
-      if (K[k][0].indexOf('\u2717') >= 0) kinds.differs = 1; if (K[k][0].indexOf('\u0394') >= 0) kinds.changed = 1; });
-    tr.dataset.kinds = Object.keys(kinds).join(' ');
-    tr.dataset.text = text.join(' ').toLowerCase();
-    body.appendChild(tr); rows.push(tr);
-  });
-  function drillRows(tr) { var out = [], n = tr.nextElementSibling;
-    while (n && !n.classList.contains('v')) { out.push(n); n = n.nextElementSibling; } return out; }
-  function render(tr, data) {
-    var v = data.variants[tr.dataset.variant], after = tr, kinds = data.kinds;
-    function add(row) { after.parentNode.insertBefore(row, after.nextSibling); after = row; }
-    v.steps.forEach(function (s) {
-      var row = el('tr', 'step'); row.appendChild(el('th', null, 'step ' + s[0]));
-      s[1].forEach(function (k, i) { row.appendChild(cell(k, i, kinds)); });
-      add(row); });
-    var row = el('tr', 'details'); row.appendChild(el('th', null, 'details'));
-    v.details.forEach(function (d, i) { var td = el('td', null, d); if (D.columns[i] && D.columns[i].here) td.classList.add('here');
-      row.appendChild(td); });
-    add(row);
-    if (!v.steps.length) { var note = el('tr', 'step'); var th = el('th', null, 'no step failed or is named by a rule'); note.appendChild(th); add(note); }
-  }
-  window.atlasSteps = function (name, data) {
-    loaded[name] = data;
-    document.querySelectorAll('#matrix tr.v[data-pending]').forEach(function (tr) {
-      if (tr.dataset.case === name) { tr.removeAttribute('data-pending'); render(tr, data); } });
-  };
-  body.addEventListener('click', function (ev) {
-    var b = ev.target.closest('button.drill'); if (!b) return;
-    var tr = b.closest('tr'), open = b.getAttribute('aria-expanded') === 'true';
-    if (open) { drillRows(tr).forEach(function (r) { r.remove(); }); b.setAttribute('aria-expanded', 'false');
-      b.textContent = '\u25b8'; return; }
-    b.setAttribute('aria-expanded', 'true'); b.textContent = '\u25be';
-    var name = tr.dataset.case;
-    if (loaded[name]) { render(tr, loaded[name]); return; }
-    tr.dataset.pending = '1';
-    var s = document.createElement('script'); s.src = 'steps/' + name + '.js'; document.head.appendChild(s);
-  });
-  var search = document.getElementById('f-search'), family = document.getElementById('f-family'),
-      kind = document.getElementById('f-kind'), disagree = document.getElementById('f-disagree'),
-      variant = document.getElementById('f-variant'),
-      count = document.getElementById('f-count');
-  function filter() {
-    var q = search.value.trim().toLowerCase(), f = family.value, k = kind.value, d = disagree.checked, shown = 0,
-        v = variant.value;
-    rows.forEach(function (tr) {
-      var ok = (!q || tr.dataset.text.indexOf(q) >= 0) && (!f || tr.dataset.family === f) &&
-               (!k || (' ' + tr.dataset.kinds + ' ').indexOf(' ' + k + ' ') >= 0) && (!d || tr.classList.contains('disagree')) && (!v || tr.dataset.variant === v);
-      tr.hidden = !ok; drillRows(tr).forEach(function (r) { r.hidden = !ok; });
-      if (ok) shown++; });
-    count.textContent = 'showing ' + shown + ' of ' + rows.length + ' rows';
-  }
-  function measure() { document.getElementById('matrix').style.setProperty('--lw',
-    document.querySelector('#matrix th.corner').offsetWidth + 'px'); }
-  window.addEventListener('resize', measure); measure();
-  [search, family, kind, disagree, variant].forEach(function (x) { x.addEventListener('input', filter); x.addEventListener('change', filter); });
-  filter();
-})();
-"""
+MATRIX_SCRIPT = "matrix.js"
 
 
 class KindTable:
@@ -265,7 +168,8 @@ def matrix_data(matrix):
     kinds = KindTable()
     rows = [[row.case, row.family, row.variant, 1 if matrix.disagrees(row) else 0,
              [kinds(c) for c in row.cells + row.mirrors]] for row in matrix.rows]
-    return {"columns": [column_data(c) for c in matrix.columns + matrix.pytorch], "kinds": kinds.kinds, "rows": rows}
+    return {"columns": [column_data(c) for c in matrix.columns + matrix.pytorch], "kinds": kinds.kinds, "rows": rows,
+            "statusHref": STATUS_HREF["template"]}
 
 
 def steps_script(matrix, case):
@@ -321,7 +225,9 @@ def legend_html():
             "it links to every case that produces it. A case name links to its lesson.</p></details>" % rows)
 
 
-def matrix_html(matrix, problems):
+def matrix_html(matrix, problems, notes=None):
+    """notes: the page that names the results files' problems (the site's notes.html); without it they are listed
+    below the table."""
     data = matrix_data(matrix)
     families = sorted(set(matrix.family.values()))
     here = [c for c in matrix.columns if c.here]
@@ -344,14 +250,17 @@ def matrix_html(matrix, problems):
                "</select><label><input type=checkbox id=f-disagree> ◆ only where GPU environments disagree</label>"
                "<span id=f-count class=note></span></div>") % (
         "".join("<option>%s</option>" % e(f) for f in families), options)
-    body = ("<div class=intro>%s%s%s%s</div><noscript><p>The table needs JavaScript; <a href=matrix.md>matrix.md</a> and "
+    below = problems_html(problems) if not notes else (
+        "<p class='note intro'>Some results files had problems: <a href='%s'>the notes</a> name them.</p>" % e(notes)
+        if [p for p in problems if getattr(p, "scope", "file") != "superseded"] else "")
+    body = ("<div class=intro>%s%s%s</div><noscript><p>The table needs JavaScript; <a href=matrix.md>matrix.md</a> and "
             "<a href=matrix.csv>matrix.csv</a> have the same.</p></noscript>"
-            "<div class=scroll id=scroll><table id=matrix>%s<tbody></tbody></table></div>"
+            "<div class='%s' id=scroll><table id=matrix>%s<tbody></tbody></table></div>"
             "<p class='note intro'>Also as <a href=matrix.md>Markdown</a>, <a href=matrix.csv>CSV</a> (with the steps) and "
-            "<a href=matrix.json>JSON</a>.</p>"
+            "<a href=matrix.json>JSON</a>.</p><div class=intro>%s</div>"
             "<script type=application/json id=atlas-data>%s</script>") % (
-        problems_html(problems), intro, legend_html(), filters, header_html(matrix), script_json(data))
-    return page("cuda-error-atlas: what each mistake returns, everywhere", body, current="index.html",
+        intro, legend_html(), filters, "scroll boxed" if notes else "scroll", header_html(matrix), below, script_json(data))
+    return page("cuda-error-atlas: what each mistake returns, everywhere", body, current=STATUS_HREF["matrix"],
                 style=MATRIX_STYLE, script=MATRIX_SCRIPT, wide=True)
 
 
@@ -413,7 +322,9 @@ def outcome_sentence(cell, depth):
     return e(cell.value)
 
 
-def outcomes_html(matrix, case, variant, depth):
+def outcomes_html(matrix, case, variant, depth, skips=None):
+    """The variant's distinct outcomes, a row each. skips: a list that gets (reason, [columns]) of each reason the
+    variant did not run, instead of a row for it (the caller says each reason once for both variants)."""
     groups = matrix.outcomes(case, variant)
     if not groups:
         return None
@@ -434,7 +345,12 @@ def outcomes_html(matrix, case, variant, depth):
         for reason, some in by_reason.items():
             exact = dict(matrix.cell(some[0], case, variant).details).get("skipped because") or ""
             shown = exact if len(some) == 1 else reason
+            if skips is not None:
+                skips.append((shown, some))
+                continue
             split.append((cell, some, "skipped%s" % (": " + e(shown) if shown else "")))
+    if not split:
+        return ""
     for cell, columns, said in split:
         mark = " <span class=note>(✗ differs from its rules)</span>" if cell.value.startswith("✗") else ""
         everywhere = matrix.columns if cell.kind == "skipped" else ran
@@ -545,8 +461,9 @@ def related_html(matrix, case, depth):
 def what_you_get_html(matrix, case, depth=1):
     """From the recorded results, never from prose: what each variant came to
     in each environment."""
-    broken = outcomes_html(matrix, case.name, "broken", depth)
-    fixed = outcomes_html(matrix, case.name, "fixed", depth)
+    skipped = {"broken": [], "fixed": []}
+    broken = outcomes_html(matrix, case.name, "broken", depth, skipped["broken"])
+    fixed = outcomes_html(matrix, case.name, "fixed", depth, skipped["fixed"])
     gpu_runs = any(matrix.run(c, case.name, v) for c in matrix.columns if c.has_device for v in ("fixed", "broken"))
     parts = []
     if not gpu_runs:
@@ -556,6 +473,19 @@ def what_you_get_html(matrix, case, depth=1):
         parts.append("<h3>The broken variant</h3>" + broken)
     if fixed:
         parts.append("<h3>The fixed variant</h3>" + fixed)
+    # where a variant did not run: one line per reason, both variants together when they skipped alike
+    lines = collections.OrderedDict()
+    for variant in ("broken", "fixed"):
+        for reason, columns in skipped[variant]:
+            line = lines.setdefault(reason, [[], []])
+            line[0] += [c for c in columns if c not in line[0]]
+            line[1].append(variant)
+    if lines:
+        parts.append("<h3>Not run</h3><ul class=skips>%s</ul>" % "".join(
+            "<li><b>skipped</b>%s: %s <span class=note>— %s</span></li>" % (
+                "" if len(variants) == 2 else " (the %s variant)" % variants[0], e(reason or "no reason given"),
+                where_text([c for c in matrix.columns if c in columns], matrix.columns))
+            for reason, (columns, variants) in lines.items()))
     return "".join(parts)
 
 
@@ -585,17 +515,22 @@ def case_page(matrix, case):
     steps = []
     for variant in ("broken", "fixed"):
         rows = matrix.step_rows(case.name, variant)
-        if rows:
+        ran = [i for i, column in enumerate(matrix.columns)
+               if any(r.cells[i].kind not in ("skipped", "not-run") for r in rows)]
+        if rows and ran:
             head = "".join("<th>%s</th>" % e(STEP_NAMES.get(r.step, r.step)) for r in rows)
             body = "".join("<tr><th>%s</th>%s</tr>" % (e(column.label), "".join(
                 "<td class='k-%s%s'>%s</td>" % (e(r.cells[i].kind), " differs" if r.cells[i].value.startswith("✗") else "",
                                                 status_link(r.cells[i].status, depth, r.cells[i].value) if r.cells[i].status else e(r.cells[i].value))
-                for r in rows)) for i, column in enumerate(matrix.columns))
-            steps.append("<h3>%s variant</h3><div style='overflow:auto'><table class=outcomes><tr><th>environment</th>%s</tr>%s</table></div>"
-                         % (variant.capitalize(), head, body))
+                for r in rows)) for i, column in ((i, matrix.columns[i]) for i in ran))
+            left = len(matrix.columns) - len(ran)
+            steps.append("<h3>%s variant</h3><div class=wrap><table class='outcomes keyed'><tr><th>environment</th>%s</tr>%s"
+                         "</table></div>%s" % (variant.capitalize(), head, body, "<p class=note>%d environment%s that did not "
+                                               "run it (skipped or not run) left out.</p>" % (left, "s" if left != 1 else "")
+                                               if left else ""))
     body = "".join([
         "<p class=sub><code>%s</code> · family <a href='../atlas.html#%s'>%s</a> · <code>%s</code> · "
-        "<a href='../index.html'>in the matrix</a></p>" % (e(case.name), e(anchor(case.family)), e(case.family), e(case.source_path)),
+        "<a href='../%s'>in the matrix</a></p>" % (e(case.name), e(anchor(case.family)), e(case.family), e(case.source_path), e(STATUS_HREF["matrix"])),
         section("mistake"),
         "<h2>What you get</h2>", what_you_get_html(matrix, case, depth),
         "<h3>PyTorch, for the same mistake</h3>", pytorch_html(matrix, case, depth),
@@ -624,19 +559,7 @@ def headline(matrix, name):
     return max(groups, key=lambda g: len(g[1]))[0]
 
 
-INDEX_SCRIPT = r"""
-(function () {
-  var q = document.getElementById('q');
-  q.addEventListener('input', function () {
-    var t = q.value.trim().toLowerCase();
-    document.querySelectorAll('section.family').forEach(function (s) {
-      var any = false;
-      s.querySelectorAll('li').forEach(function (li) {
-        var ok = !t || li.textContent.toLowerCase().indexOf(t) >= 0; li.hidden = !ok; any = any || ok; });
-      s.hidden = !any; });
-  });
-})();
-"""
+INDEX_SCRIPT = "cases.js"
 
 
 def atlas_index(matrix):
@@ -715,37 +638,16 @@ def status_index(matrix, status_table):
 
 # ---- what changed -------------------------------------------------------------
 
-CHANGES_SCRIPT = r"""
-(function () {
-  var D = JSON.parse(document.getElementById('atlas-data').textContent), K = D.kinds;
-  var a = document.getElementById('pick-a'), b = document.getElementById('pick-b'), out = document.getElementById('picked');
-  function el(tag, text) { var x = document.createElement(tag); if (text != null) x.textContent = text; return x; }
-  function older(x, y) {
-    var cx = D.columns[x], cy = D.columns[y];
-    if (cx.collected && cy.collected && cx.collected !== cy.collected) return cx.collected < cy.collected ? x : y;
-    return null;
-  }
-  function run() {
-    var x = +a.value, y = +b.value; out.textContent = '';
-    var o = older(x, y);
-    out.appendChild(el('p', o === null ? 'Both runs were collected at the same time, or the dates are unknown.' :
-      'The older run: ' + D.columns[o].label + ' (collected ' + D.columns[o].collected + ').'));
-    var t = document.createElement('table'), h = el('tr');
-    ['case / variant', D.columns[x].label, D.columns[y].label].forEach(function (s) { h.appendChild(el('th', s)); });
-    t.appendChild(h); var n = 0;
-    D.rows.forEach(function (r) {
-      var p = K[r[4][x]], q = K[r[4][y]];
-      if (p[0].replace(/^\u0394 /, '') === q[0].replace(/^\u0394 /, '')) return;
-      var tr = el('tr'), th = el('th'), link = el('a', r[0]); link.href = 'case/' + r[0] + '.html';
-      th.appendChild(link); th.appendChild(el('span', ' / ' + r[2])); tr.appendChild(th);
-      [p, q].forEach(function (k) { var td = el('td', k[0]); td.className = 'k-' + k[1]; tr.appendChild(td); });
-      t.appendChild(tr); n++; });
-    out.appendChild(el('p', n + ' variants differ (the steps: cuda-atlas report diff X Y).'));
-    out.appendChild(t);
-  }
-  a.addEventListener('change', run); b.addEventListener('change', run); run();
-})();
-"""
+CHANGES_SCRIPT = "changes.js"
+
+
+def changed_count(changed):
+    """"9 variants differ (16 rows with their steps)", or "nothing changed"."""
+    variants = changed_variants(changed)
+    if not variants:
+        return "nothing changed"
+    return "%d variant%s differ%s%s" % (variants, "s" if variants != 1 else "", "" if variants != 1 else "s",
+                                      " (%d rows with their steps)" % len(changed) if len(changed) != variants else "")
 
 
 def _side(column, other, kind):
@@ -769,11 +671,11 @@ def changes_html(matrix, pairs=None):
             ("<a href='case/%s.html'>%s</a> / %s" % (e(row.case), e(row.case), e(row.variant)) if row.step is None else
              "<span class=note>&nbsp;&nbsp;· step %s</span>" % e(STEP_NAMES.get(row.step, row.step))),
             e(a.kind), e(a.text), e(b.kind), e(b.text)) for row, a, b in changed)
-        sections[kind].append("<details%s><summary><b>%s → %s</b>: %d rows differ <span class=note>(%s)</span></summary>%s</details>" % (
+        sections[kind].append("<details%s><summary><b>%s → %s</b>: %s <span class=note>(%s)</span></summary>%s</details>" % (
             " open" if 0 < len(changed) <= 40 else "",
             e(left.heading[3] if kind == "mode" else left.environment.get("cudart") if kind == "version" else left.heading[0]),
             e(right.heading[3] if kind == "mode" else right.environment.get("cudart") if kind == "version" else right.heading[0]),
-            len(changed), e(why),
+            changed_count(changed), e(why),
             "<div style='overflow:auto'><table class=outcomes><tr><th>case / variant / step</th><th>%s</th><th>%s</th></tr>%s</table></div>"
             % (_side(left, right, kind), _side(right, left, kind), rows) if changed else ""))
     overlays = []
@@ -792,12 +694,12 @@ def changes_html(matrix, pairs=None):
     body = ["<p>What differs between environments that differ in one thing. Each table lists the variants (and "
             "their steps) whose outcome changed; for versions the older runtime is on the left. From a shell: "
             "<code>cuda-atlas report diff X Y</code>.</p>"]
+    for kind, parts in sections.items():
+        if parts:
+            body.append("<h2>%s</h2>%s" % (e(titles[kind]), "".join(parts)))
     if overlays:
         body.append("<h2>Changed by a partial run</h2><p class=note>A filtered run (ctest -R/-L) laid over the complete "
                     "run of its environment.</p><div class=wrap><table class=outcomes><tr><th>case / variant</th><th>environment</th>"
                     "<th>complete run (old)</th><th>partial run (new)</th></tr>%s</table></div>" % "".join(overlays))
-    for kind, parts in sections.items():
-        if parts:
-            body.append("<h2>%s</h2>%s" % (e(titles[kind]), "".join(parts)))
     body.append(picker)
     return page("What changed between environments", "".join(body), current="changes.html", script=CHANGES_SCRIPT)

@@ -23,8 +23,8 @@ import sys
 from .results import ROOT, default_results_paths, load_results
 from .lessons import load_cases
 from .statuses import load_status_table
-from .matrix import Matrix, differences, matrix_csv, matrix_json, matrix_markdown, stale_lessons
-from .pages import atlas_index, case_page, changes_html, matrix_html, status_index, steps_script
+from .matrix import Matrix, changed_variants, differences, matrix_csv, matrix_json, matrix_markdown, stale_lessons
+from .pages import atlas_index, case_page, changes_html, copy_assets, matrix_html, status_index, steps_script
 from . import explainer as explain
 from . import versions as atlas_versions
 
@@ -74,6 +74,7 @@ def build(matrix, problems, out, builders=None):
     files = {}
     for builder in builders or PAGE_BUILDERS:
         files.update(builder(matrix, problems))
+    copy_assets(out)
     for name, text in files.items():
         path = os.path.join(out, *name.split("/"))
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -139,7 +140,8 @@ def main(argv=None):
     elif args.command == "diff":
         left, right = find_column(matrix, args.left), find_column(matrix, args.right)
         changed = differences(matrix, left, right)
-        print("%s\n  → %s\n%d rows differ" % (left.label, right.label, len(changed)))
+        print("%s\n  → %s\n%d variants differ (%d rows with their steps; a variant skipped or not run on either side "
+              "is not a change)" % (left.label, right.label, changed_variants(changed), len(changed)))
         for row, a, b in changed:
             print("  %-70s %-28s → %s" % (row.label, a.text, b.text))
     return 0

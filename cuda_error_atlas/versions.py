@@ -40,7 +40,7 @@ import sys
 
 from . import version_ranges
 from .results import PYTORCH_RULE, ROOT, default_results_paths, expand, load_results
-from .pages import e, page
+from .pages import e, page, status_href
 
 # Extra folders of columns that only the versions pages read (the runtime
 # columns without a driver: fifteen columns that would crowd the matrix).
@@ -203,7 +203,7 @@ def sticky_page(rows):
             "statuses <code>%s</code> (<a href=\"%s\">%s</a>) get the message that kernel errors are reported "
             "asynchronously — against the runs.</p>" % (
                 e(PYTORCH_RULE["function"]), e(PYTORCH_RULE["source"]), "c10/cuda/CUDAMiscFunctions.cpp")]
-    body.append("<table><tr><th>status</th><th>runs</th><th>context afterwards</th><th>other devices</th>"
+    body.append("<div class=wrap><table class='outcomes keyed'><tr><th>status</th><th>runs</th><th>context afterwards</th><th>other devices</th>"
                 "<th>new cuBLAS handle</th><th>PyTorch</th></tr>")
     for row in rows:
         cases = ", ".join('<a href="case/%s.html">%s</a>' % (e(c), e(c)) for c in row["cases"][:6])
@@ -211,10 +211,10 @@ def sticky_page(rows):
         verdict = "async kernel error" if row["pytorch_async"] else "not in the list"
         if row["disagrees"]:
             verdict += "<br><b>disagrees:</b> " + e(row["disagrees"])
-        body.append("<tr><td><a href=\"status.html#%s\"><code>%s</code></a><br><small>%s%s</small></td><td>%d</td>%s%s%s<td>%s</td></tr>" % (
-            e(row["status"]), e(row["status"]), cases, e(more), row["runs"], _observed(row["context"]),
+        body.append("<tr><th><a href=\"%s\"><code>%s</code></a><br><small>%s%s</small></th><td>%d</td>%s%s%s<td>%s</td></tr>" % (
+            e(status_href(row["status"])), e(row["status"]), cases, e(more), row["runs"], _observed(row["context"]),
             _observed(row["other_devices"]), _observed(row["new_cublas_handle"]), verdict))
-    body.append("</table>")
+    body.append("</table></div>")
     return page("What is sticky", "".join(body), current="sticky.html")
 
 
@@ -282,7 +282,7 @@ def versions_page(results_list, observed=None):
                         "%d releases, %s … %s" % (len(gap), gap[0], gap[-1]) if len(gap) > 4 else ", ".join(gap) or "none: pinned")
                     ranges = "; ".join("%s: %s" % (version_ranges.condition(field, lo, hi), out)
                                        for lo, hi, out in version_ranges.segments(by_version))
-                    rows.append("<tr><td><a href=\"case/%s.html\">%s</a> %s · %s</td><td>%s</td><td>%s</td><td>%s</td>"
+                    rows.append("<tr><th><a href=\"case/%s.html\">%s</a> %s · %s</th><td>%s</td><td>%s</td><td>%s</td>"
                                 "<td>%s</td><td>%s</td><td><small>%s</small></td></tr>" % (
                                     e(case), e(case), e(variant), e(step), e(change["old"]), e(change["last_old"]),
                                     e(change["first_new"]), e(change["new"]) + (
@@ -292,8 +292,9 @@ def versions_page(results_list, observed=None):
                                          "tells them apart</i>") % (e(runtime[0]), e(runtime[1])) if runtime else ""),
                                     e(gap), e(ranges)))
             if rows:
-                body.append("<table><tr><th>case · variant · step</th><th>old</th><th>last old</th><th>first new</th>"
-                            "<th>new</th><th>not tested between</th><th>ranges</th></tr>%s</table>" % "".join(rows))
+                body.append("<div class=wrap><table class='outcomes keyed'><tr><th>case · variant · step</th><th>old</th>"
+                            "<th>last old</th><th>first new</th><th>new</th><th>not tested between</th><th>ranges</th></tr>"
+                            "%s</table></div>" % "".join(rows))
             else:
                 body.append("<p>No behaviour changes between the tested versions.</p>")
             if not_run:
@@ -319,7 +320,8 @@ def compare_page(steps, field, group, x, y):
     body = ("<p>%s: every step whose outcome differs between %s %s and %s %s. <a href=\"../versions.html\">All "
             "versions</a>.</p>%s%s" % (
                 e(_group_label(group)), e(field), e(x), e(field), e(y),
-                "<table><tr><th>case</th><th>variant</th><th>step</th><th>%s</th><th>%s</th></tr>%s</table>" % (
+                "<div class=wrap><table class='outcomes keyed'><tr><th>case</th><th>variant</th><th>step</th><th>%s</th>"
+                "<th>%s</th></tr>%s</table></div>" % (
                     e(x), e(y), rows) if rows else "<p>Nothing that ran with both changed.</p>",
                 "<p>Ran with only one of them (%d case variants):</p><ul>%s</ul>" % (
                     len(one_side), "".join("<li>%d × %s</li>" % (n, e(r)) for r, n in reasons.most_common()))
