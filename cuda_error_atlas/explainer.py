@@ -139,6 +139,8 @@ class Corpus:
         self.cause_of = {name: case.cause or name for name, case in self.cases.items()}
         # what the frameworks print, read in their own sources (data/frameworks/messages.tsv)
         self.frameworks = _read_frameworks(root)
+        # cuBLAS's "parameter number N" of each routine as it prints it (data/cublas_parameters/parameters.tsv)
+        self.cublas_parameters = _read_cublas_parameters(root)
         self.real_world = RealWorld.read(os.path.join(root, "data", "real_world", "reports.tsv"))
         for case, messages in list(self.messages.items()):
             merged = collections.OrderedDict()
@@ -384,6 +386,15 @@ class Corpus:
         return sorted(set(self.cases) | set(self.observations) | set(self.messages))
 
 
+MODE_WORDS = {"launch_blocking": r"CUDA_LAUNCH_BLOCKING\s*=\s*1", "eager_loading": r"CUDA_MODULE_LOADING\s*=\s*EAGER",
+              "workspace_0": r"CUBLAS_WORKSPACE_CONFIG", "sanitizer": r"compute-sanitizer|========= "}
+
+
+def _text_shows_mode(text, mode):
+    pattern = MODE_WORDS.get(mode)
+    return bool(pattern and re.search(pattern, text))
+
+
 def _under_tool(observation):
     if observation.source == "rule":
         return "mode=sanitizer" in observation.conditions
@@ -567,6 +578,29 @@ def framework_hits(text, corpus):
     return sorted(hits, key=lambda e: -len(e.get("pattern", "")))
 
 
+def _read_cublas_parameters(root):
+    """{(printed routine name, number): [(function, parameter)]}."""
+    path = os.path.join(root, "data", "cublas_parameters", "parameters.tsv")
+    found = collections.defaultdict(list)
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            next(f, None)
+            for line in f:
+                parts = line.rstrip("\n").split("\t")
+                if len(parts) >= 4 and parts[2].isdigit():
+                    found[(parts[0].upper(), int(parts[2]))].append((parts[1], parts[3]))
+    return dict(found)
+
+
+def decode_parameter(entry, corpus):
+    """(routine, number, [(function, parameter)]) for cuBLAS's "On entry to X parameter number N" line, or None."""
+    if not entry:
+        return None
+    routine, number = entry.group(1).upper(), int(entry.group(2))
+    found = getattr(corpus, "cublas_parameters", {}).get((routine, number), [])
+    return (routine, number, found) if found else None
+
+
 def _read_causes(root):
     """{key: sentence} from data/causes.tsv (key, sentence; '#' comments); empty where the tree has none."""
     path = os.path.join(root, "data", "causes.tsv")
@@ -723,6 +757,10 @@ def _focus(text, most=40):
 
 
 MOST_STATUSES = 12
+# cases whose mistake is one request larger than the GPU, and those whose mistake is memory filled by earlier
+# allocations: an out-of-memory message's sizes tell them apart
+ONE_REQUEST_TOO_LARGE = re.compile(r"larger_than_gpu|past_what_exists|past_gpu_memory")
+FILLED_BY_ALLOCATIONS = re.compile(r"allocations_until_out_of_memory|leaked_until")
 LONG_INPUT = 100_000      # characters past which only the parts of the input that can carry an error are read
 LONG_LINE = 4_000
 WINDOW = 400
@@ -808,7 +846,8 @@ def _score(parts):
     primary = sorted((parts.get(k, 0) for k in main), reverse=True)
     # the words of the text break ties between cases that return the status; alone, they are all there is
     context = parts.get("context", 0) * (0.5 if "status" in parts or "message" in parts else 1.0)
-    return round(primary[0] + 0.1 * sum(primary[1:]) + context + parts.get("meaning", 0) - parts.get("unlike_pytorch", 0), 3)
+    return round(primary[0] + 0.1 * sum(primary[1:]) + context + parts.get("meaning", 0) - parts.get("unlike_pytorch", 0)
+                 - parts.get("contradicted", 0), 3)
 
 
 class Candidate:
@@ -871,6 +910,8 @@ class Answer:
         self.candidates = []       # ranked cases
         self.answers = []          # ranked causes (CauseAnswer), each with its cases
         self.frameworks = []       # the catalogue entries (data/frameworks/messages.tsv) the text matched
+        self.parameter = None      # (routine, number, [(function, parameter)]): cuBLAS's parameter number decoded
+        self.unmatched_gpu = None  # a --gpu no recorded environment has: not narrowed by
         self.documented = []
         self.ties = []             # cases the message cannot separate, in the order given
         self.tie_ordered = False   # ordered by how often real reports had them as their cause
@@ -924,7 +965,11 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
     answer.context = explain_status.context_words(focus)
     answer.memory = explain_status.memory_context(focus)
     answer.wanted = dict(wanted or {})
-    explicit = bool(wanted)
+    if answer.wanted.get("gpu") and not any(environment_matches(r.environment, {"gpu": answer.wanted["gpu"]})
+                                             for r in corpus.results if r is not None):
+        # nothing was recorded on that GPU: narrowing to it would keep only what matches by accident
+        answer.unmatched_gpu = answer.wanted.pop("gpu")
+    explicit = bool(answer.wanted)
     seen_versions = {k: v for k, v in answer.versions.items() if k in ("cudart", "driver", "gpu")}
     errors = answer.errors
     error_names = [s.same_as for s in errors]
@@ -983,6 +1028,9 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
                 said += 5
             elif like is False:
                 said -= 8
+            mode = (obs.environment or {}).get("mode", "default") if obs.source == "run" else "default"
+            if mode not in ("default", None) and not _text_shows_mode(text, mode):
+                said -= 6                                   # seen only under a debugging mode the text does not show
             if _under_tool(obs):
                 # what compute-sanitizer reports in place of the program's own status: evidence for a sanitizer's
                 # report, barely for what the program printed by itself
@@ -1035,6 +1083,18 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
     whole = _normalize(focus)
     entry = ON_ENTRY.search(text)
     mine = {n for names in error_names for n in names}
+    # cuBLAS's parameter number, decoded with the routine's signature: the argument is named, and the cases whose
+    # mistake is that argument weigh as if they had printed the line (whatever routine they called)
+    answer.parameter = decode_parameter(entry, corpus)
+    if answer.parameter:
+        routine, number, found = answer.parameter
+        names = {p.lower() for _, p in found}
+        for name in corpus.case_names():
+            words = set(name.split("_"))
+            if names & words and "cublas" in getattr(corpus.cases.get(name), "source", ""):
+                candidate(name).add("message", 90, "cuBLAS's parameter %d of %s is %s (%s); this case's mistake is "
+                                    "its %s" % (number, routine, "/".join(sorted({p for _, p in found})),
+                                                ", ".join(sorted({f for f, _ in found})), "/".join(sorted(names & words))))
     # what PyTorch says for each case (its mirror's exception, the PyTorch messages its lesson quotes): where the
     # text is PyTorch's, a case for which PyTorch refuses with its own message is the less likely
     # (only where the text shows PyTorch printed it: a bare status line is what cudaGetErrorString gives every
@@ -1282,6 +1342,19 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
         if c.documents_only and "status" not in c.parts:
             c.confidence = RELATED
 
+    # the sizes an out-of-memory message prints weigh: a request far below the GPU's total is not "a request larger
+    # than the GPU", and a request larger than the GPU is not memory filled by earlier allocations
+    if answer.memory:
+        sizes = answer.memory[0]
+        tried, total = sizes.get("tried"), sizes.get("total")
+        if tried and total:
+            wrong = ONE_REQUEST_TOO_LARGE if tried < 0.9 * total else FILLED_BY_ALLOCATIONS if tried > total else None
+            for c in candidates.values():
+                if wrong and wrong.search(c.case):
+                    c.parts["contradicted"] = 40
+                    c.confidence = RELATED
+                    c.reasons.append((99.0, "the sizes say otherwise: %s requested of %s in all" % (_size(tried), _size(total))))
+
     # documented causes no GPU here reproduces; a bare number's second reading (cuFFT's 2 is also the driver's
     # out of memory) is too weak to bring one in
     mine = {n for i, status in enumerate(errors) if i == 0 or not status.how.startswith("number") for n in status.same_as}
@@ -1402,12 +1475,23 @@ SUMMARY = {
 }
 
 
+def _echo(line, most=200):
+    """The input line as shown: what cannot be printed (control bytes, binary) escaped, and a long line cut at a
+    word, with an ellipsis."""
+    line = "".join(ch if ch.isprintable() else "\\x%02x" % ord(ch) if ord(ch) < 256 else "\\u%04x" % ord(ch)
+                   for ch in line[:most * 2])
+    if len(line) <= most:
+        return line
+    cut = line.rfind(" ", 0, most)
+    return line[:cut if cut > most // 2 else most].rstrip() + " …"
+
+
 def format_text(answer, corpus, show=3, every=False):
     lines = []
     lines_in = [line.strip() for line in answer.text.strip().splitlines() if line.strip()] or ["(empty)"]
     at = answer.errors[0].position if answer.errors else 0
     first = next((line for line in lines_in if answer.text.find(line) <= at < answer.text.find(line) + len(line) + 1), lines_in[0])
-    lines.append("explain: %s" % first[:200])
+    lines.append("explain: %s" % _echo(first))
     if answer.wrappers:
         lines.append("printed by: %s" % ", ".join(answer.wrappers))
     vocabulary = corpus.vocabulary
@@ -1419,7 +1503,7 @@ def format_text(answer, corpus, show=3, every=False):
             status.name, d["api"], ", %s" % d["code"] if d["code"] is not None else "", " = %s" % ", ".join(also) if also else "",
             " — %s" % status.how, role))
         if status.era:
-            lines.append("   era: %s" % status.era)
+            lines.append("   %s: %s" % ("note" if status.era.startswith("the text pairs") else "era", status.era))
         elif d.get("runtimes") and status.api in ("cuda", "cu"):
             lines.append("   era: of the runtimes whose strings are here (data/status_names/) only %s know it" % d["runtimes"])
     if answer.statuses and not answer.errors:
@@ -1431,8 +1515,14 @@ def format_text(answer, corpus, show=3, every=False):
         extra.append("versions in the log: " + ", ".join("%s %s" % kv for kv in sorted(answer.versions.items())))
     if answer.wanted:
         extra.append("narrowed to: " + ", ".join("%s %s" % kv for kv in sorted(answer.wanted.items())))
+    if answer.unmatched_gpu:
+        extra.append("no run was recorded on a GPU named %r: evidence from every GPU is shown" % answer.unmatched_gpu)
     if extra:
         lines.append("; ".join(extra))
+    if answer.parameter:
+        routine, number, found = answer.parameter
+        lines.append("decoded: cuBLAS's parameter %d of %s is %s (%s; the handle is not counted)" % (
+            number, routine, "/".join(sorted({p for _, p in found})), ", ".join(sorted({f for f, _ in found}))))
     if answer.memory:
         sizes, says, _ = answer.memory
         lines.append("memory: %s%s" % (", ".join("%s %s" % (k, _size(v)) for k, v in sizes.items()),
@@ -1485,8 +1575,10 @@ def format_text(answer, corpus, show=3, every=False):
     if answer.kind in ("none", "possible", "documented"):
         for status in answer.errors[:3]:
             d = vocabulary.describe(status.name)
-            if d["meaning"] or d["text"]:
-                lines.append("\nmeaning of %s%s: %s" % (status.name, ' ("%s")' % d["text"] if d["text"] else "", d["meaning"] or ""))
+            if d["meaning"]:
+                lines.append("\nmeaning of %s%s: %s" % (status.name, ' ("%s")' % d["text"] if d["text"] else "", d["meaning"]))
+            elif d["text"]:
+                lines.append("\n%s is what %s prints as \"%s\" (no header says more)" % (status.name, d["api"], d["text"]))
     if not answer.statuses and not answer.candidates and not answer.documented:
         lines.append("nothing recognised: no status name, number, library text or recorded message of this corpus")
     return "\n".join(lines)
@@ -1508,6 +1600,12 @@ def as_json(answer, corpus, every=False):
         "input": answer.text, "answer": answer.kind, "exit": answer.exit_code,
         "printed_by": answer.wrappers, "why_not_one": answer.why_not_one, "recognised": [s.as_json() for s in answer.statuses],
         "meanings": {s.name: corpus.vocabulary.describe(s.name) for s in answer.errors},
+        "parameter": {"routine": answer.parameter[0], "number": answer.parameter[1],
+                      "names": sorted({p for _, p in answer.parameter[2]}),
+                      "functions": sorted({f for f, _ in answer.parameter[2]})} if answer.parameter else None,
+        "frameworks": [{"id": e["id"], "framework": e["framework"], "wraps_status": e.get("wraps_status"),
+                        "cause": e.get("cause_key"), "meaning": e.get("meaning"), "source": e.get("source")}
+                       for e in answer.frameworks],
         "calls": answer.calls, "versions": answer.versions, "narrowed_to": answer.wanted, "context": answer.context,
         "memory": {"bytes": answer.memory[0], "says": answer.memory[1]} if answer.memory else None,
         # the answers: distinct causes, best first, each with the cases that reproduce it

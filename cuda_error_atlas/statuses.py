@@ -268,6 +268,11 @@ def recognise(text, vocabulary):
         era = None
         if row[0] == "cuda" and row[1] != number and vocabulary.legacy_by_name.get(name) == number:
             era = "before CUDA 10.1 (%s was %d then, %d now)" % (name, number, row[1])
+        elif row[1] != number:
+            # the number contradicts the name (code=13 beside CUBLAS_STATUS_INVALID_VALUE, which is 7): say so; the
+            # name decides, as a program prints the name from the status it got
+            era = "the text pairs number %d with %s, whose number is %d (in %s); the name is taken" % (
+                number, name, row[1], API_TITLE.get(row[0], row[0]))
         add(Status(name, row[0], "named, with its number %d" % number, position=match.start(), era=era))
     # by name
     for match in NAME_TOKEN.finditer(text):

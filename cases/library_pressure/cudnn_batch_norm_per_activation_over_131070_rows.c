@@ -45,7 +45,7 @@
  * is performed per-activation"; "CUDNN_BATCHNORM_SPATIAL: Normalization is
  * performed over N+spatial dimensions").
  *
- * atlas:cause cudnn_input_too_large
+ * atlas:cause cudnn_batch_norm_too_many_rows
  */
 #include <cudnn.h>
 #include "atlas_libraries.h"
