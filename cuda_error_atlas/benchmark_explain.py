@@ -164,6 +164,9 @@ def figures(results):
 # Rows collected after the ranking was last changed, by helpers who never saw explain's answers (2026-11-22): their
 # figures as first measured are the README's blind figures; anything changed since was fitted to them too
 BLIND_FROM = 128
+# A second blind batch, collected 2026-11-24 by a helper who never saw explain, after explain's causes, catalogue,
+# parameter decoding and size weighing were written and before it was measured on them
+BLIND2_FROM = 164
 
 
 def _number(row_id):
@@ -173,7 +176,12 @@ def _number(row_id):
 
 def blind(row_id):
     number = _number(row_id)
-    return number is not None and number >= BLIND_FROM
+    return number is not None and BLIND_FROM <= number < BLIND2_FROM
+
+
+def blind2(row_id):
+    number = _number(row_id)
+    return number is not None and number >= BLIND2_FROM
 
 
 def half(row_id):
@@ -237,6 +245,7 @@ def main(argv=None):
         even = run([row for row in rows if half(row["id"]) == "even"], corpus, real_world(odd))
         f["halves"] = {"odd": figures([r for r in results if half(r["id"]) == "odd"]), "even": figures(even)}
         f["halves"]["blind"] = figures([r for r in results if blind(r["id"])])
+        f["halves"]["blind2"] = figures([r for r in results if blind2(r["id"])])
     if args.unquoted:
         unquoted = run(rows, corpus, unquoted=True)
         f["unquoted"] = figures(unquoted)
@@ -253,13 +262,17 @@ def main(argv=None):
     print("ties ordered by how often the other rows had each cause (leave one out)")
     for name, what in (("odd", "odd rows (ranking developed on these)"),
                        ("even", "even rows (held out; ties ordered by the odd rows' causes alone)"),
-                       ("blind", "rows rw%03d on (collected blind, after the ranking was frozen)" % BLIND_FROM)):
+                       ("blind", "rows rw%03d-rw%03d (collected blind, 2026-11-22)" % (BLIND_FROM, BLIND2_FROM - 1)),
+                       ("blind2", "rows rw%03d on (collected blind, 2026-11-24)" % BLIND2_FROM)):
         if "halves" in f:
             o = f["halves"][name]["overall"]
-            print("\n%s: %d rows — covered top-1 %s (%d/%d), top-3 %s (%d/%d); uncovered honest %s (%d/%d); not in tree %d" % (
-                what, o["rows"], percent(o["top1"], o["covered"]).strip(), o["top1"], o["covered"],
-                percent(o["top3"], o["covered"]).strip(), o["top3"], o["covered"],
-                percent(o["honest"], o["uncovered"]).strip(), o["honest"], o["uncovered"], o["not_in_tree"]))
+            print("\n%s: %d rows — covered top-1 %s (%d/%d), top-3 %s (%d/%d); uncovered honest %s (%d/%d), their "
+                  "documented cause shown %s (%d/%d); not in tree %d" % (
+                      what, o["rows"], percent(o["top1"], o["covered"]).strip(), o["top1"], o["covered"],
+                      percent(o["top3"], o["covered"]).strip(), o["top3"], o["covered"],
+                      percent(o["honest"], o["uncovered"]).strip(), o["honest"], o["uncovered"],
+                      percent(o["documented_shown"], o["uncovered"]).strip(), o["documented_shown"], o["uncovered"],
+                      o["not_in_tree"]))
     if "unquoted" in f:
         o = f["unquoted"]["overall"]
         print("\nwith no lesson quoting the row's own text (%d rows are quoted by a lesson): covered top-1 %s (%d/%d), "
