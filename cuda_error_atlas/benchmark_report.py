@@ -58,12 +58,12 @@ def fixtures(source, environments, cases, where):
     return paths, fake_cases
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--environments", type=int, default=30)
     parser.add_argument("--cases", type=int, default=250)
     parser.add_argument("--profile", action="store_true", help="print where the time goes")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     source = next(p for p in default_results_paths() if os.path.basename(p).startswith("nvidia-h100"))
     where = tempfile.mkdtemp(prefix="atlas-bench-")
     try:

@@ -111,6 +111,7 @@ class Corpus:
         self.gpu_broken_statuses = collections.defaultdict(set)
         self.family = {name: case.family for name, case in self.cases.items()}
         self.step_functions = {name: _step_functions(case.source) for name, case in self.cases.items()}
+        self.uses_cublas = {name for name, case in self.cases.items() if "cublas" in case.source}
         for results in self.results:
             if results.kind == "pytorch":
                 self._read_mirrors(results)
@@ -182,6 +183,12 @@ class Corpus:
                     else:
                         kept.extra += 1
             self.observations[case] = list(merged.values())
+        # what explain reads of a case after this: its sections and title (the sources were read above)
+        for name, case in list(self.cases.items()):
+            light = object.__new__(type(case))
+            light.__dict__.update(case.__dict__)
+            light.source, light.mirror_source = "", None
+            self.cases[name] = light
         return self
 
     def __getstate__(self):
@@ -564,7 +571,8 @@ def _read_frameworks(root):
                 continue
             row = dict(zip(header, parts))
             try:
-                row["regex"] = re.compile(row.get("pattern") or "(?!)")
+                # an unbounded .* runs to the end of a megabyte line and back for every start: bounded, it stays linear
+                row["regex"] = re.compile(re.sub(r"\.\*(\??)", r".{0,400}\1", row.get("pattern") or "(?!)"))
             except re.error as error:
                 print("explain: %s:%d: pattern does not compile (%s); left out" % (path, number, error), file=sys.stderr)
                 continue
@@ -768,8 +776,8 @@ WINDOW = 400
 
 def _bounded(text):
     """What of a very long input is read: every line of up to LONG_LINE characters as it is, and of a longer line the
-    windows of WINDOW characters around the words that can carry an error (ERRORISH), then at most LONG_INPUT
-    characters in all, the first errors first. One pass over the input: explain's time grows linearly with it."""
+    windows of WINDOW characters around the words that can carry an error (ERRORISH); past LONG_INPUT characters only
+    the lines that can carry an error, up to twice that. One pass over the input: explain's time grows linearly with it."""
     if len(text) <= LONG_INPUT:
         return text
     pieces, size = [], 0
@@ -786,9 +794,12 @@ def _bounded(text):
                     break
             line = " … ".join(line[a:b] for a, b in spans) if spans else line[:LONG_LINE]
         if size + len(line) > LONG_INPUT and pieces:
+            # past the budget only the lines that can carry an error are kept (a log's error is often its last line),
+            # up to twice the budget in all
             if not ERRORISH.search(line):
                 continue
-            break
+            if size + len(line) > 2 * LONG_INPUT:
+                break
         pieces.append(line)
         size += len(line) + 1
     return "\n".join(pieces)
@@ -1029,7 +1040,7 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
             elif like is False:
                 said -= 8
             mode = (obs.environment or {}).get("mode", "default") if obs.source == "run" else "default"
-            if mode not in ("default", None) and not _text_shows_mode(text, mode):
+            if mode not in ("default", "sanitizer", None) and not _text_shows_mode(text, mode):   # (the sanitizer: below)
                 said -= 6                                   # seen only under a debugging mode the text does not show
             if _under_tool(obs):
                 # what compute-sanitizer reports in place of the program's own status: evidence for a sanitizer's
@@ -1091,7 +1102,7 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
         names = {p.lower() for _, p in found}
         for name in corpus.case_names():
             words = set(name.split("_"))
-            if names & words and "cublas" in getattr(corpus.cases.get(name), "source", ""):
+            if names & words and name in getattr(corpus, "uses_cublas", ()):
                 candidate(name).add("message", 90, "cuBLAS's parameter %d of %s is %s (%s); this case's mistake is "
                                     "its %s" % (number, routine, "/".join(sorted({p for _, p in found})),
                                                 ", ".join(sorted({f for f, _ in found})), "/".join(sorted(names & words))))

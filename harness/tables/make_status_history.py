@@ -2,7 +2,7 @@
 """Builds statuses.tsv: status names, numbers and printed strings across the
 toolkit/library versions whose headers were unpacked (see README.md).
 
-    python3 make_history.py SOURCES.tsv > statuses.tsv
+    python3 harness/tables/make_status_history.py SOURCES.tsv > statuses.tsv
 
 SOURCES.tsv lines: library<TAB>version<TAB>header path<TAB>label<TAB>[libcudart path]
 (label is what the source column says, e.g. "cuda-11.8 (Debian nvidia-cuda-dev 11.8.89)").

@@ -2,7 +2,7 @@
 """Prints parameters.tsv: which argument cuBLAS means by
 "** On entry to NAME  parameter number N had an illegal value".
 
-    python3 make_parameters.py /usr/local/cuda/include/cublas_api.h \
+    python3 harness/tables/make_cublas_parameters.py /usr/local/cuda/include/cublas_api.h \
         [--version 13.0] [--probe observed/probe_*.log ...] \
         [--results ../results --cases ../../cases] > parameters.tsv
 
@@ -10,7 +10,7 @@ Only the header is required. Without --probe the numbers are the header
 positions counted from the first argument after the handle (the rule the
 project's GPU runs confirmed for cublasSgemm and cublasGemmEx); printed names
 then come from the thread citations below or are inferred (marked so).
-With --probe (logs written by probe.cu, see probe_gen.py) the printed name and
+With --probe (logs written by probe.cu, see harness/tables/make_cublas_parameter_probe.py) the printed name and
 number of every parameter the probe made invalid are taken from what cuBLAS
 printed; where a routine's printed numbers are not its header positions, the
 numbering is re-derived by dropping a class of parameters (the data-type

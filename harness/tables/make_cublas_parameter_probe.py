@@ -5,7 +5,7 @@ marker line before each call and the returned status after it, so that what
 cuBLAS prints ("** On entry to NAME parameter number N ...") can be tied to
 the parameter that was made invalid. Standard library only.
 
-    python3 probe_gen.py /usr/local/cuda/include/cublas_api.h > probe.cu
+    python3 harness/tables/make_cublas_parameter_probe.py /usr/local/cuda/include/cublas_api.h > probe.cu
     nvcc -o probe probe.cu -lcublas && ./probe > probe.log 2>&1
 """
 import sys
