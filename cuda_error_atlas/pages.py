@@ -484,7 +484,7 @@ def what_you_get_html(matrix, case, depth=1):
         parts.append("<h3>Not run</h3><ul class=skips>%s</ul>" % "".join(
             "<li><b>skipped</b>%s: %s <span class=note>— %s</span></li>" % (
                 "" if len(variants) == 2 else " (the %s variant)" % variants[0], e(reason or "no reason given"),
-                where_text([c for c in matrix.columns if c in columns], matrix.columns))
+                e(where_text([c for c in matrix.columns if c in columns], matrix.columns)))
             for reason, (columns, variants) in lines.items()))
     return "".join(parts)
 

@@ -752,6 +752,7 @@ class SectionRefresh(unittest.TestCase):
 
     def test_a_stale_output_is_replaced_and_prose_kept(self):
         from cuda_error_atlas import refresh_explain_section as refresh
+        _dataset_corpus(ROOT)                                 # the dataset current before both runs compare
         text = ("Prose before.\n\n    $ cuda-atlas explain \"cudaErrorNoKernelImageForDevice\"\n"
                 "    explain: something old\n    rc=7\n\nProse after.\n")
         new, blocks, changed = refresh.refresh(text)

@@ -16,7 +16,7 @@ RW = os.path.join(ROOT, "data", "real_world")
 REPORT_COLUMNS = ["id", "source", "wrapper", "error_text", "root_cause",
                   "established_by", "cause_key", "cases", "notes"]
 DOC_COLUMNS = ["key", "status_or_text_patterns", "cause", "fix", "source", "source_kind"]
-WRAPPERS = set("pytorch tensorflow jax cupy numba triton nccl vllm huggingface deepspeed "
+WRAPPERS = set("pytorch tensorflow jax cupy numba triton nccl vllm huggingface deepspeed onnxruntime "
                "megatron llama.cpp tensorrt cudnn mxnet caffe c-cuda compute-sanitizer "
                "thrust other".split())
 ESTABLISHED = {"maintainer", "accepted-answer", "confirmed-fix"}
