@@ -14,7 +14,6 @@ import argparse
 import contextlib
 import gzip
 import hashlib
-import io
 import json
 import os
 import pickle
@@ -25,6 +24,7 @@ import time
 from . import rules as rules_reader
 from .lessons import load_cases
 from .results import ROOT, default_results_paths, load_results, plain_name, read_bytes
+from .statuses import read_status_table
 
 SCHEMA_VERSION = 1
 PACKAGED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "atlas.sqlite")
@@ -77,14 +77,24 @@ def input_stamp(root=ROOT):
     return digest.hexdigest()
 
 
-def _tsv(path):
-    """(header, [rows as lists]) of a TSV file; '#' lines are comments."""
-    with open(path, encoding="utf-8", newline="") as f:
-        lines = [line.rstrip("\r\n") for line in f if line.strip() and not line.startswith("#")]
-    if not lines:
+def read_tsv(path):
+    """(header, [(line number, {column: value})]) of a data table: tab-separated, a header line, '#' lines comments,
+    a short row padded. The one reader of the TSV tables under data/ (causes, the catalogue, the status history,
+    cuBLAS's parameters, the real-world set's tables) for the dataset and explain alike; ([], []) where there is none."""
+    if not os.path.exists(path):
         return [], []
-    header = lines[0].split("\t")
-    return header, [(line.split("\t") + [""] * len(header))[:len(header)] for line in lines[1:]]
+    header, rows = None, []
+    with open(path, encoding="utf-8", newline="") as f:
+        for number, line in enumerate(f, 1):
+            line = line.rstrip("\r\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = line.split("\t")
+            if header is None:
+                header = parts
+            else:
+                rows.append((number, dict(zip(header, (parts + [""] * len(header))[:len(header)]))))
+    return header or [], rows
 
 
 def _create(db, table, columns, rows):
@@ -131,10 +141,11 @@ def build(root=ROOT, out=None, quiet=False):
             problems.append("%s: %s" % (os.path.relpath(problem.path, root), problem.reason))
         db.execute("INSERT INTO problems VALUES (?,?,?)",
                    (os.path.relpath(problem.path, root), getattr(problem, "scope", "file"), problem.reason))
-    paths = sorted({r.path for r in results} | {p for p in default_results_paths(root)})
+    by_path = {r.path: r for r in results}
+    paths = sorted(default_results_paths(root))            # the columns, and the files they superseded
     for path in paths:
         rel = os.path.relpath(path, root)
-        column = next((r for r in results if r.path == path), None)
+        column = by_path.get(path)
         try:
             raw = read_bytes(path)
         except (OSError, ValueError):
@@ -176,20 +187,16 @@ def build(root=ROOT, out=None, quiet=False):
         path = os.path.join(status_dir, name)
         if not name.endswith(".tsv"):
             continue
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("#") or not line.strip():
-                    continue
-                parts = line.rstrip("\n").split("\t")
-                if name.startswith("meanings_") and len(parts) >= 2:
-                    db.execute("INSERT OR REPLACE INTO meanings VALUES (?,?)", (parts[0], parts[1]))
-                elif len(parts) >= 3 and parts[1].lstrip("-").isdigit():
-                    db.execute("INSERT INTO statuses VALUES (?,?,?,?,?)",
-                               (parts[0], int(parts[1]), parts[2], parts[3] if len(parts) > 3 else "", name))
+        if name.startswith("meanings_"):
+            db.executemany("INSERT OR REPLACE INTO meanings VALUES (?,?)", read_status_table(path, 2))
+            continue
+        db.executemany("INSERT INTO statuses VALUES (?,?,?,?,?)",
+                       [(api, int(code), status, text, name) for api, code, status, text in read_status_table(path, 4)
+                        if code.lstrip("-").isdigit() and status])
     for table, relative in TSV_TABLES:
         path = os.path.join(root, relative)
-        header, rows = _tsv(path) if os.path.exists(path) else ([], [])
-        _create(db, table, header or ["empty"], rows)
+        header, rows = read_tsv(path)
+        _create(db, table, header or ["empty"], [[row[column] for column in header] for _, row in rows])
     sticky_path = os.path.join(root, "data", "sticky.json")
     if os.path.exists(sticky_path):
         with open(sticky_path, encoding="utf-8") as f:

@@ -39,7 +39,8 @@ from .results import PYTORCH_RULE, ROOT, SUCCESS, default_results_paths, expand,
 from .lessons import load_cases
 from . import statuses as explain_status
 from .statuses import Vocabulary, recognise
-from .dataset import open_dataset
+from .dataset import open_dataset, read_tsv
+from . import rules as rules_reader
 
 ON_ENTRY = re.compile(r"On entry to\s+(\S+)\s+parameter number\s+(\d+)", re.I)
 KINDS = [("launch", r"launch|kernelnode|<<<"), ("alloc", r"malloc|memalloc|mempool|alloc\b"), ("free", r"free"),
@@ -491,23 +492,12 @@ def _lesson_quotes(source):
 
 
 def _read_rules(root):
-    folder = os.path.join(root, "expected")
-    if not os.path.isdir(folder):
-        return
-    for name in sorted(os.listdir(folder)):
-        if not name.endswith(".rules"):
-            continue
-        path = os.path.join(folder, name)
-        with open(path, encoding="utf-8") as f:
-            for number, line in enumerate(f, 1):
-                if not line.strip() or line.lstrip().startswith("#"):
-                    continue
-                head, _, cite = line.partition("cite=")
-                fields = head.split()
-                if len(fields) < 4:
-                    continue
-                yield {"file": os.path.relpath(path, root), "line": number, "case": fields[0], "variant": fields[1],
-                       "step": fields[2], "expected": fields[3], "conditions": fields[4:], "cite": cite.strip()}
+    """The rules as explain weighs them, read by the one rules reader (cuda_error_atlas/rules.py): conditions as their
+    tokens (driver=none, cudart=11.8..12.9)."""
+    parsed, _ = rules_reader.read_dir(os.path.join(root, "expected"), root)
+    for r in parsed:
+        yield {"file": r.file, "line": r.line, "case": r.case, "variant": r.variant, "step": r.step,
+               "expected": r.expected, "conditions": [repr(c) for c in r.conditions], "cite": r.cite}
 
 
 class RealWorld:
@@ -560,23 +550,14 @@ def _read_frameworks(root):
     compile is left out and said so (a catalogue entry that can never match is a hole, not a silence)."""
     path = os.path.join(root, "data", "frameworks", "messages.tsv")
     entries = []
-    if not os.path.exists(path):
-        return entries
-    with open(path, encoding="utf-8") as f:
-        header = None
-        for number, line in enumerate(f, 1):
-            parts = line.rstrip("\n").split("\t")
-            if header is None:
-                header = parts
-                continue
-            row = dict(zip(header, parts))
-            try:
-                # an unbounded .* runs to the end of a megabyte line and back for every start: bounded, it stays linear
-                row["regex"] = re.compile(re.sub(r"\.\*(\??)", r".{0,400}\1", row.get("pattern") or "(?!)"))
-            except re.error as error:
-                print("explain: %s:%d: pattern does not compile (%s); left out" % (path, number, error), file=sys.stderr)
-                continue
-            entries.append(row)
+    for number, row in read_tsv(path)[1]:
+        try:
+            # an unbounded .* runs to the end of a megabyte line and back for every start: bounded, it stays linear
+            row["regex"] = re.compile(re.sub(r"\.\*(\??)", r".{0,400}\1", row.get("pattern") or "(?!)"))
+        except re.error as error:
+            print("explain: %s:%d: pattern does not compile (%s); left out" % (path, number, error), file=sys.stderr)
+            continue
+        entries.append(row)
     return entries
 
 
@@ -588,15 +569,10 @@ def framework_hits(text, corpus):
 
 def _read_cublas_parameters(root):
     """{(printed routine name, number): [(function, parameter)]}."""
-    path = os.path.join(root, "data", "cublas_parameters", "parameters.tsv")
     found = collections.defaultdict(list)
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            next(f, None)
-            for line in f:
-                parts = line.rstrip("\n").split("\t")
-                if len(parts) >= 4 and parts[2].isdigit():
-                    found[(parts[0].upper(), int(parts[2]))].append((parts[1], parts[3]))
+    for _, row in read_tsv(os.path.join(root, "data", "cublas_parameters", "parameters.tsv"))[1]:
+        if row["number"].isdigit():
+            found[(row["printed_name"].upper(), int(row["number"]))].append((row["function"], row["parameter"]))
     return dict(found)
 
 
@@ -610,16 +586,8 @@ def decode_parameter(entry, corpus):
 
 
 def _read_causes(root):
-    """{key: sentence} from data/causes.tsv (key, sentence; '#' comments); empty where the tree has none."""
-    path = os.path.join(root, "data", "causes.tsv")
-    found = {}
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                parts = line.rstrip("\n").split("\t")
-                if len(parts) >= 2 and not line.startswith("#") and parts[0] != "key":
-                    found[parts[0]] = parts[1]
-    return found
+    """{key: sentence} from data/causes.tsv; empty where the tree has none."""
+    return {row["key"]: row["sentence"] for _, row in read_tsv(os.path.join(root, "data", "causes.tsv"))[1]}
 
 
 class CauseAnswer:

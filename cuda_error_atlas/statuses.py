@@ -156,7 +156,7 @@ class Vocabulary:
             base = os.path.basename(path)
             if base.startswith("meanings_"):
                 continue
-            for api, code, name, text in _read_tsv(path, 4):
+            for api, code, name, text in read_status_table(path, 4):
                 if base.startswith("legacy_"):
                     self.legacy.append(("legacy", int(code), name, ""))
                 else:
@@ -166,7 +166,7 @@ class Vocabulary:
                         self.runtimes[name].add(version.group(1))
         self.meaning = {}
         for path in sorted(glob.glob(os.path.join(root, "data", "status_names", "meanings_*.tsv"))):
-            for name, meaning in _read_tsv(path, 2):
+            for name, meaning in read_status_table(path, 2):
                 self.meaning[name] = meaning
         self.by_name = {}
         for row in self.rows + self.legacy:
@@ -221,7 +221,9 @@ class Vocabulary:
         return listed
 
 
-def _read_tsv(path, columns):
+def read_status_table(path, columns):
+    """The rows of one table of data/status_names/ ('#' lines are comments), each padded to `columns` fields: the
+    one reader of those tables (the Vocabulary and the compiled dataset)."""
     with open(path, encoding="utf-8") as f:
         for line in f:
             if line.startswith("#") or not line.strip():
