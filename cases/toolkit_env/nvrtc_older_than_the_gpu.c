@@ -52,38 +52,14 @@
  *
  * atlas:cause nvrtc_older_than_gpu_arch
  */
-#include "atlas.h"
+#include "nvrtc.h"
 
-#include <dlfcn.h>
-#include <nvrtc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* A GeForce RTX 50xx: compute capability 12.0. */
 enum { THE_GPU_ARCH = 120 };
-
-static const char program_source[] = "extern \"C\" __global__ void noop(int *out) { if (out) *out = 1; }\n";
-
-struct nvrtc {
-    const char *(*error_string)(nvrtcResult);
-    nvrtcResult (*version)(int *, int *);
-    nvrtcResult (*num_archs)(int *);
-    nvrtcResult (*archs)(int *);
-    nvrtcResult (*create)(nvrtcProgram *, const char *, const char *, int, const char *const *,
-                          const char *const *);
-    nvrtcResult (*compile)(nvrtcProgram, int, const char *const *);
-    nvrtcResult (*log_size)(nvrtcProgram, size_t *);
-    nvrtcResult (*log)(nvrtcProgram, char *);
-    nvrtcResult (*destroy)(nvrtcProgram *);
-};
-
-/* An NVRTC call, recorded with its nvrtcResult (nvrtcGetErrorString returns
- * the enumerator's name). */
-static bool nvrtc_step(const struct nvrtc *n, const char *step, const char *text, nvrtcResult status)
-{
-    return atlas_record_call(step, "nvrtc", text, (long)status, n->error_string(status), status == NVRTC_SUCCESS);
-}
 
 static bool open_nvrtc_11_8(struct nvrtc *n)
 {
@@ -102,23 +78,7 @@ static bool open_nvrtc_11_8(struct nvrtc *n)
         atlas_skip("needs NVRTC 11.8: harness/toolkit.sh fetch 11.8 "
                    "(or ATLAS_NVRTC_11_8=<path of its libnvrtc.so>)");
     atlas_note("loaded %s", path);
-    *(void **)&n->error_string = dlsym(lib, "nvrtcGetErrorString");
-    *(void **)&n->version = dlsym(lib, "nvrtcVersion");
-    *(void **)&n->num_archs = dlsym(lib, "nvrtcGetNumSupportedArchs");
-    *(void **)&n->archs = dlsym(lib, "nvrtcGetSupportedArchs");
-    *(void **)&n->create = dlsym(lib, "nvrtcCreateProgram");
-    *(void **)&n->compile = dlsym(lib, "nvrtcCompileProgram");
-    *(void **)&n->log_size = dlsym(lib, "nvrtcGetProgramLogSize");
-    *(void **)&n->log = dlsym(lib, "nvrtcGetProgramLog");
-    *(void **)&n->destroy = dlsym(lib, "nvrtcDestroyProgram");
-    if (!atlas_check("symbols", n->error_string && n->version && n->num_archs && n->archs && n->create
-                                    && n->compile && n->log_size && n->log && n->destroy,
-                     "nvrtcGetErrorString ... nvrtcDestroyProgram in %s", path))
-        return false;
-    int major = 0, minor = 0;
-    if (nvrtc_step(n, "version", "nvrtcVersion(&major, &minor)", n->version(&major, &minor)))
-        atlas_quantity("nvrtc_version", major * 1000 + minor * 10, "major*1000+minor*10");
-    return true;
+    return nvrtc_take(n, lib, path);
 }
 
 /* The highest architecture this NVRTC lists that is not above `gpu`: the cap
