@@ -673,17 +673,19 @@ def environment_matches(environment, wanted):
 
 
 def conditions_hold(conditions, wanted):
-    """Do a rule's conditions hold for the user's versions? Unknown fields hold."""
+    """Do a rule's conditions hold for the user's versions? Unknown fields hold. The conditions are read with the
+    rules' own grammar (rules.py); a version the user gives counts as a prefix (--driver 535 is any 535.x)."""
     if not wanted:
         return None
     fields = {"cudart": wanted.get("cudart"), "cudart_header": wanted.get("cudart"), "driver": wanted.get("driver"),
               "gpu": wanted.get("gpu")}
     verdict = None
-    for condition in conditions:
-        match = re.match(r"([\w.]+)(>=|<=|!=|=|>|<|~)(.+)", condition)
-        if not match:
+    for token in conditions:
+        try:
+            condition = rules_reader.parse_condition(token)
+        except rules_reader.RuleError:
             continue
-        field, op, value = match.groups()
+        field, op, value = condition.field, condition.op, condition.value
         have = fields.get(field)
         if have is None:
             continue
@@ -691,10 +693,9 @@ def conditions_hold(conditions, wanted):
             ok = value.lower() in have.lower()
         elif value == "none" or not re.match(r"\d", value):
             ok = (have == value) == (op == "=")
-        elif ".." in value and op == "=":
-            low, high = value.split("..")
-            ok = _version_key(low) <= _version_key(have)[:len(_version_key(low))] and \
-                _version_key(have)[:len(_version_key(high))] <= _version_key(high)
+        elif op == "range":
+            low, high = _version_key(value), _version_key(condition.high)
+            ok = low <= _version_key(have)[:len(low)] and _version_key(have)[:len(high)] <= high
         else:
             a, b = _version_key(have), _version_key(value)
             a = a[:len(b)]

@@ -157,6 +157,11 @@ def _condition(token, where):
     return Condition(field, op, value, high)
 
 
+def parse_condition(token, where="condition"):
+    """One CONDITION token (driver>=580, cudart=11.8..12.9) as a Condition; RuleError when it is not one."""
+    return _condition(token, where)
+
+
 def parse_line(text, file, line):
     """A Rule, or None for a blank or comment line; RuleError("file:line: why") otherwise."""
     where = "%s:%d" % (file, line)
