@@ -1165,7 +1165,7 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
         text_of = next((vocabulary.text[n] for n in [status.name] + sorted(status.same_as) if vocabulary.text.get(n)), "")
         for name, case in corpus.cases.items():
             lesson = " ".join(case.sections.get(k, "") for k in ("sees", "pytorch", "why", "mistake"))
-            names = [n for n in status.same_as if re.search(r"\b%s\b" % re.escape(n), lesson)]
+            names = [n for n in [status.name] + sorted(status.same_as - {status.name}) if re.search(r"\b%s\b" % re.escape(n), lesson)]
             # the status's text, whole or quoted by its first words ("no kernel image is available")
             quoted = len(text_of) >= 12 and (text_of.lower() in lesson.lower() or any(
                 len(q.split()) >= 4 and text_of.lower().startswith(q.lower())

@@ -202,7 +202,7 @@ class Vocabulary:
     def describe(self, name):
         row = self.by_name.get(name)
         text = self.text.get(name, "")
-        meaning = self.meaning.get(name) or next((self.meaning[n] for n in self.same_as(name) if n in self.meaning), "")
+        meaning = self.meaning.get(name) or next((self.meaning[n] for n in sorted(self.same_as(name)) if n in self.meaning), "")
         return {"name": name, "api": API_TITLE.get(row[0], row[0]) if row else "?", "code": row[1] if row else None,
                 "text": text, "meaning": meaning, "runtimes": self.era_of(name)}
 
