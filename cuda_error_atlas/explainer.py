@@ -27,6 +27,7 @@ on bad usage.
 import argparse
 import collections
 import difflib
+import functools
 import json
 import math
 import os
@@ -184,6 +185,17 @@ class Corpus:
                     else:
                         kept.extra += 1
             self.observations[case] = list(merged.values())
+        # what explain would otherwise work out afresh in every process: each message's statuses, whether PyTorch
+        # prints it, how many statuses each case's mistake returns
+        for case, messages in self.messages.items():
+            for message, _, _ in messages:
+                self.message_statuses(message)
+                self.message_rest(message)
+                self.is_pytorch_message(case, message)
+        for case in self.case_names():
+            self.statuses_of_mistake(case)
+        for case in self.cases:
+            self.lesson_text(case)
         # what explain reads of a case after this: its sections and title (the sources were read above)
         for name, case in list(self.cases.items()):
             light = object.__new__(type(case))
@@ -212,7 +224,22 @@ class Corpus:
         state["environments"] = {path: keep(r) for path, r in self.environments.items()}
         if "_cited" in state:
             state["_cited"] = {path: keep(r) for path, r in self._cited.items()}
+        # observations as plain tuples: thousands of objects unpickle slowly, tuples quickly
+        state["observations"] = {case: [tuple(getattr(o, slot) for slot in Observation.__slots__) for o in observations]
+                                 for case, observations in self.observations.items()}
         return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.observations = collections.defaultdict(list)
+        new = object.__new__
+        for case, rows in state["observations"].items():
+            kept = self.observations[case]
+            for row in rows:
+                o = new(Observation)
+                (o.status, o.step, o.function, o.variant, o.source, o.lesson, o.first, o.environment, o.where,
+                 o.conditions, o.also, o.extra) = row
+                kept.append(o)
 
     def _read_runs(self, results):
         label = results.label
@@ -382,13 +409,41 @@ class Corpus:
             self._message_statuses[message] = recognise(message, self.vocabulary)
         return self._message_statuses[message]
 
+    def lesson_text(self, case):
+        """(the lesson's sections a user reads — what they see, what PyTorch says, why, the mistake — joined; the same
+        in lower case; the quotes of four words or more in them, in lower case), once per case."""
+        if not hasattr(self, "_lesson_text"):
+            self._lesson_text = {}
+        if case not in self._lesson_text:
+            sections = self.cases[case].sections
+            lesson = " ".join(sections.get(k, "") for k in ("sees", "pytorch", "why", "mistake"))
+            quotes = [q.lower() for k in ("sees", "pytorch", "why", "mistake")
+                      for q in re.findall(r'"([^"]{12,200})"', sections.get(k, "")) if len(q.split()) >= 4]
+            self._lesson_text[case] = (lesson, lesson.lower(), quotes)
+        return self._lesson_text[case]
+
+    def message_rest(self, message):
+        """What a recorded message says besides its statuses and calls, normalised (once per message)."""
+        if not hasattr(self, "_message_rest"):
+            self._message_rest = {}
+        if message not in self._message_rest:
+            self._message_rest[message] = _normalize(context_text(message, self.message_statuses(message),
+                                                                  explain_status.calls(message), self.vocabulary))
+        return self._message_rest[message]
+
     def message_errors(self, message):
         return {n for s in self.message_statuses(message) if s.role == "error" for n in s.same_as}
 
     def is_pytorch_message(self, case, message):
-        """A message PyTorch prints: in PyTorch's form, or quoted under the lesson's "What a PyTorch user sees"."""
-        said = re.sub(r"\s+", " ", self.cases[case].sections.get("pytorch", "")) if case in self.cases else ""
-        return "PyTorch" in explain_status.wrappers(message) or re.sub(r"\s+", " ", message)[:40] in said
+        """A message PyTorch prints: in PyTorch's form, or quoted under the lesson's "What a PyTorch user sees"
+        (once per case and message)."""
+        if not hasattr(self, "_pytorch_messages"):
+            self._pytorch_messages = {}
+        if (case, message) not in self._pytorch_messages:
+            said = re.sub(r"\s+", " ", self.cases[case].sections.get("pytorch", "")) if case in self.cases else ""
+            self._pytorch_messages[case, message] = "PyTorch" in explain_status.wrappers(message) or \
+                re.sub(r"\s+", " ", message)[:40] in said
+        return self._pytorch_messages[case, message]
 
     def case_names(self):
         return sorted(set(self.cases) | set(self.observations) | set(self.messages))
@@ -551,19 +606,68 @@ def _read_frameworks(root):
     path = os.path.join(root, "data", "frameworks", "messages.tsv")
     entries = []
     for number, row in read_tsv(path)[1]:
+        # an unbounded .* runs to the end of a megabyte line and back for every start: bounded, it stays linear
+        row["bounded"] = re.sub(r"\.\*(\??)", r".{0,400}\1", row.get("pattern") or "(?!)")
         try:
-            # an unbounded .* runs to the end of a megabyte line and back for every start: bounded, it stays linear
-            row["regex"] = re.compile(re.sub(r"\.\*(\??)", r".{0,400}\1", row.get("pattern") or "(?!)"))
+            re.compile(row["bounded"])
         except re.error as error:
             print("explain: %s:%d: pattern does not compile (%s); left out" % (path, number, error), file=sys.stderr)
             continue
+        row["literal"] = required_literal(row["bounded"])
         entries.append(row)
     return entries
 
 
+def required_literal(pattern):
+    """The text every match of the pattern starts with: its literal characters up to the first that is not one (a
+    class, a group, a quantified character); '' where it has an alternative outside a group."""
+    depth, i, in_class = 0, 0, False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            return ""
+        i += 1
+    out, i = [], 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            following = pattern[i + 1:i + 2]
+            if not following or following.isalnum():
+                break                                      # \d, \w, \b, \n: a class or an assertion
+            literal, step = following, 2
+        elif ch in ".^$*+?{}[]()|":
+            break
+        else:
+            literal, step = ch, 1
+        after = pattern[i + step:i + step + 1]
+        if after in ("?", "*", "{"):
+            break                                          # optional, or repeated a number of times
+        out.append(literal)
+        if after == "+":
+            break
+        i += step
+    return "".join(out)
+
+
+def framework_regex(entry):
+    return re.compile(entry["bounded"])
+
+
 def framework_hits(text, corpus):
-    """The catalogue entries whose message the text holds, the most specific (longest pattern) first."""
-    hits = [e for e in getattr(corpus, "frameworks", []) if e["regex"].search(text)]
+    """The catalogue entries whose message the text holds, the most specific (longest pattern) first. A pattern is
+    compiled only where the text holds the literal text it starts with."""
+    hits = [e for e in getattr(corpus, "frameworks", []) if e["literal"] in text and framework_regex(e).search(text)]
     return sorted(hits, key=lambda e: -len(e.get("pattern", "")))
 
 
@@ -774,19 +878,47 @@ def _bounded(text):
     return "\n".join(pieces)
 
 
+@functools.lru_cache(maxsize=8192)
 def _similar(a, b, floor=0.6):
-    """difflib's ratio, skipped (0) where its cheap upper bounds are already below the floor."""
+    """difflib's ratio of a and b where it reaches the floor — raised to how much of a stands in b where one is quoted
+    inside the other — and 0 where it cannot (what the callers compare with the floor is the same). The work that
+    cannot reach the floor is skipped on cheap upper bounds: the lengths, the characters in common, the longest block
+    no longer than either."""
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    if matcher.real_quick_ratio() < floor - 0.3 or matcher.quick_ratio() < floor - 0.3:
+    if matcher.real_quick_ratio() < floor - 0.3:
         return 0.0
-    ratio = matcher.ratio() if matcher.quick_ratio() >= floor else 0.0
-    # one quoted inside the other, with a prefix or a tail of its own ("Exception in worker ...: <message>")
-    block = matcher.find_longest_match(0, len(a), 0, len(b)) if len(a) >= 30 and len(b) >= 30 else None
-    if block and block.size >= 30:
-        ratio = max(ratio, min(0.95, block.size / len(a)))      # how much of the recorded message the text holds
-    return ratio
+    quick = matcher.quick_ratio()
+    if quick < floor - 0.3:
+        return 0.0
+    # no block, and no matching, holds more characters than the longest common subsequence
+    in_common = _common_subsequence(a, b) if quick >= floor or len(a) >= 30 and len(b) >= 30 else 0
+    # one quoted inside the other, with a prefix or a tail of its own ("Exception in worker ...: <message>"): a block
+    # of at least 30 characters, worth its share of the recorded message
+    blocks = len(a) >= 30 and len(b) >= 30 and min(in_common, len(b)) >= max(30, floor * len(a))
+    ratio = matcher.ratio() if quick >= floor and 2.0 * in_common / (len(a) + len(b)) >= floor else 0.0
+    if blocks and ratio < 0.95:
+        block = matcher.find_longest_match(0, len(a), 0, len(b))
+        if block.size >= 30:
+            ratio = max(ratio, min(0.95, block.size / len(a)))      # how much of the recorded message the text holds
+    return ratio if ratio >= floor else 0.0
 
 
+@functools.lru_cache(maxsize=4096)
+def _common_subsequence(a, b):
+    """The length of the longest common subsequence of a and b, a bit per character of a (Hyyrö's bit-parallel
+    form): an upper bound of what difflib matches, at a tenth of its cost."""
+    masks = {}
+    for i, ch in enumerate(a):
+        masks[ch] = masks.get(ch, 0) | (1 << i)
+    full = (1 << len(a)) - 1
+    v = full
+    for ch in b:
+        u = v & masks.get(ch, 0)
+        v = ((v + u) | (v - u)) & full
+    return len(a) - bin(v).count("1")
+
+
+@functools.lru_cache(maxsize=4096)
 def _stem(function):
     """cudaMemcpyAsync -> cudamemcpy; cublasSgemm_v2 / cublasGemmEx -> cublasgemm."""
     f = re.sub(r"(_v\d+|Async|_64|Ex)$", "", function or "")
@@ -795,10 +927,11 @@ def _stem(function):
     return f.lower()
 
 
+@functools.lru_cache(maxsize=4096)
 def _kinds(text):
     """The kinds of call a function (or step) name is: launch, alloc, copy, sync, create, ..."""
     text = (text or "").lower()
-    return {kind for kind, pattern in KINDS if re.search(pattern, text)}
+    return frozenset(kind for kind, pattern in KINDS if re.search(pattern, text))
 
 
 # What the words of a message say was being done when it failed, where no API call is named: an allocation
@@ -913,68 +1046,84 @@ class Answer:
         return [c for c in self.candidates if c.confidence == CAUSE]
 
 
-def explain(text, corpus, wanted=None, limit=None, real_world=None):
-    """Rank the corpus's cases for this text. wanted: {cudart, driver, gpu} the user gave. real_world: the counts of
-    real reports by cause that order a tie (a RealWorld; default the corpus's, read from reports.tsv) — a benchmark
-    passes the counts of the other rows, so that no row votes for itself."""
-    answer = Answer(text)
-    text = _bounded(text)
-    real_world = corpus.real_world if real_world is None else real_world
-    answer.real_world_total = real_world.total
-    vocabulary = corpus.vocabulary
-    # the statuses the text names, the errors first: a log naming hundreds (a dump of numbers) is weighed by its first
-    # few, so the time stays bounded whatever is pasted
-    answer.statuses = recognise(text, vocabulary)[:MOST_STATUSES]
-    answer.wrappers = explain_status.wrappers(text)
-    # the frameworks' own messages (read in their sources): the status a message wraps is recognised where the text
-    # does not name it, and the cause a message signals is weighed below
-    answer.frameworks = framework_hits(text, corpus)
-    named = {n for s in answer.statuses for n in s.same_as}
-    for entry in answer.frameworks:
-        wrapped = entry.get("wraps_status", "-")
-        if wrapped in vocabulary.by_name and wrapped not in named:
-            status = explain_status.Status(wrapped, vocabulary.by_name[wrapped][0],
-                                           "wrapped by %s's message (%s)" % (entry["framework"], entry["id"]), "error",
-                                           entry["regex"].search(text).start())
-            status.same_as = vocabulary.same_as(wrapped)
-            answer.statuses.append(status)
-            named |= status.same_as
-    answer.calls = [c for c in explain_status.calls(text) if c not in vocabulary.by_name]
-    answer.versions = explain_status.versions(text)
-    focus = _focus(text)
-    answer.context = explain_status.context_words(focus)
-    answer.memory = explain_status.memory_context(focus)
-    answer.wanted = dict(wanted or {})
-    if answer.wanted.get("gpu") and not any(environment_matches(r.environment, {"gpu": answer.wanted["gpu"]})
-                                             for r in corpus.results if r is not None):
-        # nothing was recorded on that GPU: narrowing to it would keep only what matches by accident
-        answer.unmatched_gpu = answer.wanted.pop("gpu")
-    explicit = bool(answer.wanted)
-    seen_versions = {k: v for k, v in answer.versions.items() if k in ("cudart", "driver", "gpu")}
-    errors = answer.errors
-    error_names = [s.same_as for s in errors]
-    user_calls = set(answer.calls)
-    user_stems = {_stem(f) for f in user_calls}
-    user_libraries = {_library(f) for f in user_calls} - {""}
-    user_kinds = set().union(*(_kinds(f) for f in user_calls)) if user_calls else set()
-    if re.search(LAUNCH_WORDS, text, re.I):
-        user_kinds.add("launch")
-    user_kinds |= _text_kinds(focus)
-    several_gpus = bool(MULTI_GPU.search(text))
-    candidates = {}
+class Candidates(dict):
+    """The cases weighed so far, by name: a stage that weighs a case adds it the first time."""
+    def __missing__(self, case):
+        self[case] = Candidate(case)
+        return self[case]
 
-    def candidate(case):
-        if case not in candidates:
-            candidates[case] = Candidate(case)
-        return candidates[case]
 
-    # 1. statuses the case returned (runs) or is expected to return (rules)
+class Reading:
+    """What the text says, read once — its statuses (and those the frameworks' messages wrap), calls, versions,
+    words, out-of-memory sizes and the versions the user gave. The answer's account of the text is filled as it
+    is read; every stage weighs the cases against it."""
+    def __init__(self, text, corpus, wanted=None):
+        answer = Answer(text)
+        text = _bounded(text)
+        vocabulary = corpus.vocabulary
+        # the statuses the text names, the errors first: a log naming hundreds (a dump of numbers) is weighed by its first
+        # few, so the time stays bounded whatever is pasted
+        answer.statuses = recognise(text, vocabulary)[:MOST_STATUSES]
+        answer.wrappers = explain_status.wrappers(text)
+        # the frameworks' own messages (read in their sources): the status a message wraps is recognised where the text
+        # does not name it, and the cause a message signals is weighed below
+        answer.frameworks = framework_hits(text, corpus)
+        named = {n for s in answer.statuses for n in s.same_as}
+        for entry in answer.frameworks:
+            wrapped = entry.get("wraps_status", "-")
+            if wrapped in vocabulary.by_name and wrapped not in named:
+                status = explain_status.Status(wrapped, vocabulary.by_name[wrapped][0],
+                                               "wrapped by %s's message (%s)" % (entry["framework"], entry["id"]), "error",
+                                               framework_regex(entry).search(text).start())
+                status.same_as = vocabulary.same_as(wrapped)
+                answer.statuses.append(status)
+                named |= status.same_as
+        answer.calls = [c for c in explain_status.calls(text) if c not in vocabulary.by_name]
+        answer.versions = explain_status.versions(text)
+        focus = _focus(text)
+        answer.context = explain_status.context_words(focus)
+        answer.memory = explain_status.memory_context(focus)
+        answer.wanted = dict(wanted or {})
+        if answer.wanted.get("gpu") and not any(environment_matches(r.environment, {"gpu": answer.wanted["gpu"]})
+                                                 for r in corpus.results if r is not None):
+            # nothing was recorded on that GPU: narrowing to it would keep only what matches by accident
+            answer.unmatched_gpu = answer.wanted.pop("gpu")
+        explicit = bool(answer.wanted)
+        seen_versions = {k: v for k, v in answer.versions.items() if k in ("cudart", "driver", "gpu")}
+        errors = answer.errors
+        error_names = [s.same_as for s in errors]
+        user_calls = set(answer.calls)
+        user_stems = {_stem(f) for f in user_calls}
+        user_libraries = {_library(f) for f in user_calls} - {""}
+        user_kinds = set().union(*(_kinds(f) for f in user_calls)) if user_calls else set()
+        if re.search(LAUNCH_WORDS, text, re.I):
+            user_kinds.add("launch")
+        user_kinds |= _text_kinds(focus)
+        several_gpus = bool(MULTI_GPU.search(text))
+        self.text, self.focus, self.answer, self.vocabulary = text, focus, answer, vocabulary
+        self.explicit, self.seen_versions, self.errors, self.error_names = explicit, seen_versions, errors, error_names
+        self.user_calls, self.user_stems, self.user_libraries = user_calls, user_stems, user_libraries
+        self.user_kinds, self.several_gpus = user_kinds, several_gpus
+        # status index -> cases whose broken variant returns it
+        self.producers = producers(corpus, error_names)
+
+
+def producers(corpus, error_names):
+    """{index of a status the text names: the cases whose broken variant returns it (at the lesson's step)}."""
     producers = collections.defaultdict(set)     # status index -> cases whose broken variant returns it
     for case, observations in corpus.observations.items():
         for obs in observations:
             for i, names in enumerate(error_names):
                 if obs.status in names and obs.lesson:
                     producers[i].add(case)
+    return producers
+
+
+def weigh_statuses(reading, corpus, candidates):
+    """1. The statuses each case returned (runs) or is expected to return (rules), against those the text names."""
+    text, answer, explicit, seen_versions = reading.text, reading.answer, reading.explicit, reading.seen_versions
+    error_names, user_calls, user_stems = reading.error_names, reading.user_calls, reading.user_stems
+    user_libraries, user_kinds, several_gpus = reading.user_libraries, reading.user_kinds, reading.several_gpus
     for case, observations in corpus.observations.items():
         best = None
         for obs in observations:
@@ -1026,7 +1175,7 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
                 best = (score, obs, said)
         if best:
             score, obs, said = best
-            c = candidate(case)
+            c = candidates[case]
             c.said["status"] = said
             c.aftermath = obs.lesson and not obs.first and obs.source == "run" or case in corpus.no_mistake
             what = "%s%s at step %s of the %s variant" % (obs.status, " from %s" % obs.function if obs.function else "", obs.step, obs.variant)
@@ -1058,7 +1207,12 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
             c.lesson_level = obs.lesson
             c.call_matched = bool(obs.function) and (obs.function in user_calls or _stem(obs.function) in user_stems)
 
-    # 2. messages recorded for the case: a mirror's exception, cuBLAS's parameter line, stderr, the lesson's quotes
+
+def weigh_messages(reading, corpus, candidates):
+    """2. The messages recorded for each case — a mirror's exception, cuBLAS's parameter line, stderr, the lesson's
+    quotes — against the text's lines."""
+    text, focus, answer, vocabulary = reading.text, reading.focus, reading.answer, reading.vocabulary
+    explicit, error_names = reading.explicit, reading.error_names
     wanted_lines = list(dict.fromkeys(_normalize(line) for line in focus.splitlines() if line.strip())) or [_normalize(focus)]
     whole = _normalize(focus)
     entry = ON_ENTRY.search(text)
@@ -1072,7 +1226,7 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
         for name in corpus.case_names():
             words = set(name.split("_"))
             if names & words and name in getattr(corpus, "uses_cublas", ()):
-                candidate(name).add("message", 90, "cuBLAS's parameter %d of %s is %s (%s); this case's mistake is "
+                candidates[name].add("message", 90, "cuBLAS's parameter %d of %s is %s (%s); this case's mistake is "
                                     "its %s" % (number, routine, "/".join(sorted({p for _, p in found})),
                                                 ", ".join(sorted({f for f, _ in found})), "/".join(sorted(names & words))))
     # what PyTorch says for each case (its mirror's exception, the PyTorch messages its lesson quotes): where the
@@ -1081,6 +1235,7 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
     # program, and that PyTorch raised the status for a mistake says nothing of a line nobody says is PyTorch's)
     from_pytorch = "PyTorch" in answer.wrappers
     torch_said, torch_agrees = {}, set()
+    mine_rest = None               # the text's lines less their statuses and calls (worked out where first needed)
     for case, messages in corpus.messages.items():
         for message, places, kind in messages:
             if explicit:
@@ -1105,22 +1260,21 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
                 if seen and seen.group(2) == entry.group(2):
                     same = seen.group(1).upper() == entry.group(1).upper()
                     said = "cuBLAS printed" if kind == "library" else "its lesson quotes"
-                    candidate(case).add("message", (92 if kind == "library" else 88) if same else 35,
+                    candidates[case].add("message", (92 if kind == "library" else 88) if same else 35,
                                         '%s "%s" — %s' % (said, message, where))
                 continue
             if entry and kind == "library":
                 continue
+            named_errors = corpus.message_errors(message)
+            if named_errors and mine and not named_errors & mine:
+                continue                                     # a match must agree on the status it names
             ratio = 1.0 if recorded in whole or (len(whole) > 20 and whole in recorded) else \
                 max(_similar(recorded, line) for line in wanted_lines)
             if ratio < 0.6:
                 continue
-            named = corpus.message_statuses(message)
-            named_errors = corpus.message_errors(message)
-            if named_errors and mine and not named_errors & mine:
-                continue                                     # a fuzzy match must agree on the status it names
             if kind == "lesson" and corpus.not_reproduced(case, named_errors & mine):
                 # a report the lesson quotes, which the case's runs on the GPUs here do not reproduce
-                c = candidate(case)
+                c = candidates[case]
                 c.documents_only = True
                 # weighed as a lesson that discusses the status, not as a recorded message
                 c.add("lesson_status", 8, 'its lesson quotes "%s" from a report; on the GPUs here its broken variant never '
@@ -1128,14 +1282,16 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
                 continue
             if named_errors & mine:
                 # the status is weighed already: what else do the two say alike?
-                rest = _normalize(context_text(message, named, explain_status.calls(message), vocabulary))
-                mine_rest = [_normalize(context_text(line, answer.statuses, answer.calls, vocabulary)) for line in focus.splitlines()]
+                rest = corpus.message_rest(message)
+                if mine_rest is None:
+                    mine_rest = [_normalize(context_text(line, answer.statuses, answer.calls, vocabulary))
+                                 for line in focus.splitlines()]
                 shortest = min([len(m) for m in mine_rest if m] or [0])
                 if len(rest) < 12 or shortest < 12:
                     # one of them says nothing but the status: they agree on it, and on no more. The status is
                     # weighed already; that PyTorch raised it for this mistake says only that PyTorch users meet it
                     if torch_message and from_pytorch:
-                        candidate(case).add("message", 20, '%s "%s" — %s' % (
+                        candidates[case].add("message", 20, '%s "%s" — %s' % (
                             "PyTorch raised" if kind == "pytorch" else "its lesson quotes PyTorch's", message[:160], where))
                     continue
                 else:
@@ -1146,7 +1302,7 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
             base = {"pytorch": 55, "library": 50, "stderr": 50, "lesson": 48}[kind]
             label = {"pytorch": "PyTorch raised", "library": "cuBLAS printed", "stderr": "the broken variant printed",
                      "lesson": "its lesson quotes"}[kind]
-            c = candidate(case)
+            c = candidates[case]
             c.add("message", base + 45 * ratio, '%s "%s" — %s' % (label, message[:160], where))
             if ratio >= 0.85:
                 if kind == "lesson":
@@ -1160,18 +1316,22 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
             c.parts["unlike_pytorch"] = 2.0
             c.reasons.append((1.0, 'for this mistake PyTorch says something else: "%s"' % message[:160]))
 
-    # 3. lessons that discuss the status (also cases no environment has run)
+
+def weigh_lessons(reading, corpus, candidates):
+    """3. Lessons that discuss the status the text names (also of cases no environment has run)."""
+    vocabulary, errors, user_calls = reading.vocabulary, reading.errors, reading.user_calls
+    user_kinds, producers = reading.user_kinds, reading.producers
     for i, status in enumerate(errors):
         text_of = next((vocabulary.text[n] for n in [status.name] + sorted(status.same_as) if vocabulary.text.get(n)), "")
+        said = text_of.lower()
         for name, case in corpus.cases.items():
-            lesson = " ".join(case.sections.get(k, "") for k in ("sees", "pytorch", "why", "mistake"))
-            names = [n for n in [status.name] + sorted(status.same_as - {status.name}) if re.search(r"\b%s\b" % re.escape(n), lesson)]
+            lesson, lowered, quotes = corpus.lesson_text(name)
+            names = [n for n in [status.name] + sorted(status.same_as - {status.name})
+                     if n in lesson and re.search(r"\b%s\b" % re.escape(n), lesson)]
             # the status's text, whole or quoted by its first words ("no kernel image is available")
-            quoted = len(text_of) >= 12 and (text_of.lower() in lesson.lower() or any(
-                len(q.split()) >= 4 and text_of.lower().startswith(q.lower())
-                for k in ("sees", "pytorch", "why", "mistake") for q in re.findall(r'"([^"]{12,200})"', case.sections.get(k, ""))))
+            quoted = len(said) >= 12 and (said in lowered or any(said.startswith(q) for q in quotes))
             if (names or quoted) and corpus.not_reproduced(name, set(status.same_as)):
-                c = candidate(name)
+                c = candidates[name]
                 c.documents_only = True
                 c.add("lesson_status", 8, "its lesson discusses %s; on the GPUs here its broken variant returned %s "
                       "instead" % (names[0] if names else '"%s"' % text_of,
@@ -1183,12 +1343,16 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
                 functions |= set(explain_status.calls(case.title + " " + case.sections.get("mistake", "")))
                 steps = " ".join(corpus.step_functions.get(name, {}))
                 bonus = 10 if functions & user_calls else (5 if _kinds(" ".join(functions) + " " + steps) & user_kinds else 0)
-                if (20 if produced else 32) - 4 * i + bonus > candidate(name).parts.get("lesson_status", 0):
-                    candidate(name).said["lesson_status"] = bonus - 4 * i
-                candidate(name).add("lesson_status", (20 if produced else 32) - 4 * i + bonus,
+                if (20 if produced else 32) - 4 * i + bonus > candidates[name].parts.get("lesson_status", 0):
+                    candidates[name].said["lesson_status"] = bonus - 4 * i
+                candidates[name].add("lesson_status", (20 if produced else 32) - 4 * i + bonus,
                                     'its lesson discusses %s — %s' % (names[0] if names else '"%s"' % text_of, case.source_path))
 
-    # 4. context: the words of the text against each case's name, title and lesson
+
+def weigh_words(reading, corpus, candidates):
+    """4. The words of the text against each case's name, title and lesson."""
+    focus, answer, vocabulary = reading.focus, reading.answer, reading.vocabulary
+    errors, producers = reading.errors, reading.producers
     # the words that said the kind of call ("kernel launch failed") are weighed already, as that kind
     words = set(_tokens(re.sub(LAUNCH_WORDS, " ", context_text(focus, answer.statuses, answer.calls, vocabulary), flags=re.I)))
     if answer.memory:
@@ -1212,21 +1376,23 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
         strength = sum(idf[w] for w in in_name)
         score = min(12.0, 3.0 * strength) + min(10.0, 25.0 * sum(idf[w] for w in in_lesson) / max(total, 10.0))
         if score >= 2.0:
-            c = candidate(name)
+            c = candidates[name]
             c.parts["context"] = round(min(30.0, score), 3)
             c.context_raw = strength + sum(idf[w] for w in in_lesson)
             # two rare words of its name, or what the sizes of an out-of-memory message say
             c.name_context = len(in_name) >= 2 and strength >= 4.0 or bool(answer.memory and set(in_name) & set(answer.memory[2]))
             c.in_name = in_name
-            c.context_words = sorted(set(in_name + in_lesson), key=lambda w: (w not in in_name, -idf[w]))[:6]
+            c.context_words = sorted(set(in_name + in_lesson), key=lambda w: (w not in in_name, -idf[w], w))[:6]
             from_meaning = [w for w in c.context_words if w in meaning_words]
             c.reasons.append((score / 2, "its %s speaks of %s%s" % (
                 "name" if in_name else "lesson", ", ".join(c.context_words),
                 " (%s: words of what the header says the status means)" % ", ".join(from_meaning) if from_meaning else "")))
 
-    # 4b. among the cases that return or discuss a status, the one whose mistake is told in the words of the
-    # header's own account of the status ("requesting too many threads or blocks") leads, by a little: a
-    # tie-breaker, never more than the text's own words
+
+def weigh_header_meaning(reading, corpus, candidates):
+    """4b. Among the cases that return or discuss a status, the one whose mistake is told in the words of the
+    header's own account of the status leads, by a little."""
+    vocabulary, errors, idf = reading.vocabulary, reading.errors, corpus.idf
     for i, status in enumerate(errors):
         meaning = vocabulary.describe(status.name)["meaning"]
         said = set(_tokens(meaning)) - set(_tokens(vocabulary.text.get(status.name, "")))
@@ -1244,19 +1410,25 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
                     c.parts["meaning"] = weight
                     c.reasons.append((1.0, "its mistake is what the header says %s means (%s)" % (status.name, ", ".join(sorted(hit)))))
 
-    # 4b. a framework message that signals a cause (its own source says when it prints it): the cases that reproduce
-    # that cause are weighed as a recorded message would be
+
+def weigh_framework_causes(reading, corpus, candidates):
+    """4c. A framework message that signals a cause: the cases that reproduce that cause weigh as a recorded
+    message would."""
+    answer = reading.answer
     for entry in answer.frameworks:
         key = entry.get("cause_key", "-")
         if key in ("", "-"):
             continue
         for name in corpus.case_names():
             if corpus.cause_of.get(name) == key:
-                c = candidate(name)
+                c = candidates[name]
                 c.add("framework", 60, "%s prints this message for this cause: %s (%s)" % (
                     entry["framework"], entry.get("meaning", "").rstrip("."), entry.get("source", "")))
 
-    # 5. the calls the text names, among the calls the case makes (what it is about, whatever the status)
+
+def weigh_calls(reading, corpus, candidates):
+    """5. The calls the text names, among the calls each case makes (what it is about, whatever the status)."""
+    user_calls, user_stems = reading.user_calls, reading.user_stems
     if user_calls:
         callers = collections.defaultdict(set)
         for name in corpus.case_names():
@@ -1270,11 +1442,16 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
             # a call most cases make (cudaMalloc, cudaDeviceSynchronize) says little about which one
             same = [f for f in same if len(callers[f]) <= count / 4]
             if same:
-                c = candidate(name)
+                c = candidates[name]
                 weight = max(math.log(count / len(callers[f])) for f in same)
                 c.parts["context"] = round(min(30.0, c.parts.get("context", 0) + 3.0 * weight), 3)
                 c.reasons.append((4.0, "it calls %s" % ", ".join(same[:3])))
 
+
+def decide_confidence(reading, corpus, candidates):
+    """How sure: a case is the cause only where the evidence singles it out."""
+    (name_words, _), idf = corpus.words, corpus.idf
+    answer, errors, error_names = reading.answer, reading.errors, reading.error_names
     # confidence: a cause only where the evidence singles the case out — the
     # only cases (at most two) whose broken variant returns the status, or the
     # only ones of them that also match the call or the words of the text
@@ -1322,6 +1499,10 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
         if c.documents_only and "status" not in c.parts:
             c.confidence = RELATED
 
+
+def weigh_sizes(reading, candidates):
+    """The sizes an out-of-memory message prints weigh."""
+    answer = reading.answer
     # the sizes an out-of-memory message prints weigh: a request far below the GPU's total is not "a request larger
     # than the GPU", and a request larger than the GPU is not memory filled by earlier allocations
     if answer.memory:
@@ -1335,6 +1516,10 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
                     c.confidence = RELATED
                     c.reasons.append((99.0, "the sizes say otherwise: %s requested of %s in all" % (_size(tried), _size(total))))
 
+
+def find_documented(reading, corpus, candidates):
+    """Documented causes no GPU here reproduces, whose patterns the text shows."""
+    text, answer, vocabulary, errors = reading.text, reading.answer, reading.vocabulary, reading.errors
     # documented causes no GPU here reproduces; a bare number's second reading (cuFFT's 2 is also the driver's
     # out of memory) is too weak to bring one in
     mine = {n for i, status in enumerate(errors) if i == 0 or not status.how.startswith("number") for n in status.same_as}
@@ -1371,7 +1556,11 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
             if c.confidence == CAUSE and not c.message_exact and (names_status or not c.call_matched):
                 c.confidence = POSSIBLE
 
-    rank = {CAUSE: 0, POSSIBLE: 1, RELATED: 2}
+
+def rank(reading, corpus, candidates, real_world, limit=None):
+    """The cases in order, ties ordered by real reports; the answer's candidates and causes."""
+    text, answer = reading.text, reading.answer
+    sureness = {CAUSE: 0, POSSIBLE: 1, RELATED: 2}
     text_words = set(re.findall(r"[a-z0-9]+", text.lower()))
 
     def qualified(c):
@@ -1385,7 +1574,7 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
                 return True
         return False
     # ties: the text's own words, uncapped (the score caps them), then what the corpus itself points to
-    ranked = sorted(candidates.values(), key=lambda c: (rank[c.confidence], -c.score, qualified(c), -round(c.context_raw, 1),
+    ranked = sorted(candidates.values(), key=lambda c: (sureness[c.confidence], -c.score, qualified(c), -round(c.context_raw, 1),
                                                         -corpus.cited_by[c.case], -c.evidence_count,
                                                         c.aftermath, corpus.family.get(c.case, ""), c.case))
     ranked = [c for c in ranked if c.score >= 5]
@@ -1422,14 +1611,36 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
             answer.tie_text_first = len(set(group.values())) > 1
     answer.candidates = ranked[:limit] if limit else ranked
     answer.answers = group_by_cause(answer.candidates, corpus)
+    return ranked
+
+
+def answer_kind(answer, ranked):
+    """What kind of answer: the cause, a documented cause, possible causes, or none."""
     if ranked and ranked[0].confidence == CAUSE:
-        answer.kind = "cause"
+        return "cause"
     elif any(d[0] == 2 for d in answer.documented) or answer.documented and (not ranked or ranked[0].confidence == RELATED):
-        answer.kind = "documented"
+        return "documented"
     elif ranked and ranked[0].confidence == POSSIBLE:
-        answer.kind = "possible"
+        return "possible"
     else:
-        answer.kind = "none"
+        return "none"
+
+
+def explain(text, corpus, wanted=None, limit=None, real_world=None):
+    """Rank the corpus's cases for this text. wanted: {cudart, driver, gpu} the user gave. real_world: the counts of
+    real reports by cause that order a tie (a RealWorld; default the corpus's, read from reports.tsv) — a benchmark
+    passes the counts of the other rows, so that no row votes for itself."""
+    reading = Reading(text, corpus, wanted)
+    candidates = Candidates()
+    for weigh in (weigh_statuses, weigh_messages, weigh_lessons, weigh_words, weigh_header_meaning,
+                  weigh_framework_causes, weigh_calls, decide_confidence):
+        weigh(reading, corpus, candidates)
+    weigh_sizes(reading, candidates)
+    find_documented(reading, corpus, candidates)
+    real_world = corpus.real_world if real_world is None else real_world
+    answer = reading.answer
+    answer.real_world_total = real_world.total
+    answer.kind = answer_kind(answer, rank(reading, corpus, candidates, real_world, limit))
     return answer
 
 
