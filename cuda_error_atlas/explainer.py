@@ -42,6 +42,7 @@ from . import statuses as explain_status
 from .statuses import Vocabulary, recognise
 from .dataset import open_dataset, read_tsv
 from . import rules as rules_reader
+from .version_numbers import version_numbers
 
 ON_ENTRY = re.compile(r"On entry to\s+(\S+)\s+parameter number\s+(\d+)", re.I)
 KINDS = [("launch", r"launch|kernelnode|<<<"), ("alloc", r"malloc|memalloc|mempool|alloc\b"), ("free", r"free"),
@@ -754,10 +755,6 @@ def _read_documented(root):
 
 # ---- what the user's environment is ----------------------------------------------
 
-def _version_key(text):
-    return tuple(int(x) for x in re.findall(r"\d+", str(text))[:3])
-
-
 def environment_matches(environment, wanted):
     """None when nothing is wanted or the environment is unknown; True/False otherwise."""
     if not wanted or environment is None:
@@ -765,12 +762,12 @@ def environment_matches(environment, wanted):
     verdicts = []
     if wanted.get("cudart"):
         have = environment.get("cudart") if environment.get("cudart", "none") != "none" else environment.get("cudart_header")
-        want = _version_key(wanted["cudart"])
-        verdicts.append(bool(have) and _version_key(have)[:len(want)] == want)
+        want = version_numbers(wanted["cudart"])
+        verdicts.append(bool(have) and version_numbers(have)[:len(want)] == want)
     if wanted.get("driver"):
-        want = _version_key(wanted["driver"])
+        want = version_numbers(wanted["driver"])
         have = environment.get("driver", "none")
-        verdicts.append(have != "none" and _version_key(have)[:len(want)] == want)
+        verdicts.append(have != "none" and version_numbers(have)[:len(want)] == want)
     if wanted.get("gpu"):
         verdicts.append(wanted["gpu"].lower().replace("nvidia", "").strip() in (environment.get("gpu") or "").lower())
     return all(verdicts) if verdicts else None
@@ -798,10 +795,10 @@ def conditions_hold(conditions, wanted):
         elif value == "none" or not re.match(r"\d", value):
             ok = (have == value) == (op == "=")
         elif op == "range":
-            low, high = _version_key(value), _version_key(condition.high)
-            ok = low <= _version_key(have)[:len(low)] and _version_key(have)[:len(high)] <= high
+            low, high = version_numbers(value), version_numbers(condition.high)
+            ok = low <= version_numbers(have)[:len(low)] and version_numbers(have)[:len(high)] <= high
         else:
-            a, b = _version_key(have), _version_key(value)
+            a, b = version_numbers(have), version_numbers(value)
             a = a[:len(b)]
             ok = {"=": a == b, "!=": a != b, ">=": a >= b, "<=": a <= b, ">": a > b, "<": a < b}[op]
         verdict = ok if verdict is None else verdict and ok
@@ -1189,7 +1186,7 @@ def weigh_statuses(reading, corpus, candidates):
             same.sort(key=lambda o: (environment_matches(o.environment, answer.wanted or seen_versions) is not True,
                                      o.source != "run", _no_driver(o), (o.environment or {}).get("mode", "default") != "default",
                                      "partial" in (o.where or ""), (o.environment or {}).get("cublas", "none") == "none",
-                                     tuple(-x for x in _version_key((o.environment or {}).get("cudart", "0")))))
+                                     tuple(-x for x in version_numbers((o.environment or {}).get("cudart", "0")))))
             places, uncounted = [], 0
             for o in same:
                 uncounted += o.extra

@@ -10,6 +10,8 @@ checks on every committed rule that both parsers read the same thing
 import os
 import re
 
+from .version_numbers import compare_versions
+
 # Fingerprint fields a condition may name: True for versions (ordered dotted
 # numbers), False for words (=, != and ~ only). The same list as rules.c.
 FIELDS = {
@@ -95,22 +97,6 @@ class Rule:
     def as_dict(self):
         return {"file": self.file, "line": self.line, "case": self.case, "variant": self.variant, "step": self.step,
                 "expected": self.alternatives, "conditions": [c.as_dict() for c in self.conditions], "cite": self.cite}
-
-
-def compare_versions(a, b):
-    """-1, 0 or 1 comparing dotted versions number by number ("580.159.04", "12.10"); None if either is not one
-    (rules.c's atlas_version_compare)."""
-    a, b = str(a), str(b)
-    if not a[:1].isdigit() or not b[:1].isdigit():
-        return None
-    pa, pb = a.split("."), b.split(".")
-    for i in range(max(len(pa), len(pb))):
-        x, y = (pa[i] if i < len(pa) else "0"), (pb[i] if i < len(pb) else "0")
-        if not re.fullmatch(r"\d+", x) or not re.fullmatch(r"\d+", y):
-            return None
-        if int(x) != int(y):
-            return -1 if int(x) < int(y) else 1
-    return 0
 
 
 def _valid_alternative(alt, for_end):

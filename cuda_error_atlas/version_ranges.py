@@ -12,6 +12,8 @@ import functools
 import collections
 import os
 
+from . import version_numbers
+
 # The CUDA releases that exist (there is no 12.7), so that a change between
 # two tested versions can say whether a release between them went untested.
 CUDA_RELEASES = ("11.0", "11.1", "11.2", "11.3", "11.4", "11.5", "11.6", "11.7", "11.8",
@@ -32,23 +34,12 @@ KNOWN_RELEASES = {"cudart": CUDA_RELEASES, "cuda": CUDA_RELEASES, "cublas": CUBL
 NOT_RUN = "not run"
 
 
-@functools.lru_cache(maxsize=None)
-def _parse(text):
-    parts = text.strip().split(".")
-    if not parts or not all(p.isdigit() for p in parts):
-        return None
-    return tuple(int(p) for p in parts)
-
-
 def parse_version(text):
     """'12.4' -> (12, 4); '13.1.0' -> (13, 1, 0); anything else (none, ?, 12.x) -> None."""
-    return _parse(str(text or ""))
+    return version_numbers.parse_version(text)
 
 
-def version_key(text):
-    """A sort key that orders versions numerically and puts non-versions last."""
-    parsed = parse_version(text)
-    return (0, parsed) if parsed is not None else (1, str(text))
+version_key = version_numbers.range_key
 
 
 def sort_versions(versions):

@@ -1,0 +1,173 @@
+"""explain's stages one by one (what each adds to the candidates), the shortcuts that keep it fast without changing
+an answer, and the one reader of version numbers."""
+import difflib
+import os
+import random
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+from cuda_error_atlas import explainer as E  # noqa: E402
+from cuda_error_atlas import rules, version_numbers as V  # noqa: E402
+from cuda_error_atlas.dataset import open_dataset  # noqa: E402
+
+CORPUS = None
+
+
+def corpus():
+    global CORPUS
+    if CORPUS is None:
+        CORPUS = open_dataset().corpus()
+    return CORPUS
+
+
+def weighed(text, *stages):
+    reading = E.Reading(text, corpus(), None)
+    candidates = E.Candidates()
+    for stage in stages:
+        stage(reading, corpus(), candidates)
+    return reading, candidates
+
+
+class Stages(unittest.TestCase):
+    def test_reading_recognises_the_status_the_call_and_the_wrapper(self):
+        reading, _ = weighed("RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle)`")
+        self.assertIn("CUBLAS_STATUS_EXECUTION_FAILED", [s.name for s in reading.errors])
+        self.assertIn("cublasSgemm", reading.user_calls)
+        self.assertIn("PyTorch", reading.answer.wrappers)
+
+    def test_a_framework_message_brings_the_status_it_wraps(self):
+        reading, _ = weighed("RuntimeError: No CUDA GPUs are available")
+        self.assertTrue(reading.answer.frameworks)
+        self.assertTrue(any("wrapped by" in s.how for s in reading.errors), [s.how for s in reading.errors])
+
+    def test_weigh_statuses_adds_the_cases_that_returned_the_status(self):
+        _, candidates = weighed("cudaErrorIllegalAddress", E.weigh_statuses)
+        self.assertIn("kernel_writes_bad_address", candidates)
+        self.assertTrue(all("status" in c.parts for c in candidates.values()))
+        _, none = weighed("nothing a status table knows", E.weigh_statuses)
+        self.assertEqual(dict(none), {})
+
+    def test_weigh_messages_finds_a_recorded_message(self):
+        _, candidates = weighed("RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with "
+                                "multiprocessing, you must use the 'spawn' start method", E.weigh_messages)
+        self.assertGreaterEqual(candidates["fork_after_cuda_init"].parts["message"], 90)
+
+    def test_weigh_messages_decodes_cublas_parameter_numbers(self):
+        reading, candidates = weighed("** On entry to SGEMM  parameter number 8 had an illegal value", E.weigh_messages)
+        self.assertIsNotNone(reading.answer.parameter)
+        self.assertTrue(any("lda" in name for name in candidates), sorted(candidates))
+
+    def test_decide_confidence_names_the_cause_only_where_the_evidence_singles_it_out(self):
+        stages = (E.weigh_statuses, E.weigh_messages, E.weigh_lessons, E.weigh_words, E.decide_confidence)
+        _, one = weighed("RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with "
+                         "multiprocessing, you must use the 'spawn' start method", *stages)
+        self.assertEqual(one["fork_after_cuda_init"].confidence, E.CAUSE)
+        _, many = weighed("cudaErrorIllegalAddress", *stages)
+        self.assertFalse([c.case for c in many.values() if c.confidence == E.CAUSE])
+
+    def test_weigh_sizes_contradicts_a_request_larger_than_the_gpu(self):
+        text = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity "
+                "of 79.11 GiB of which 1.02 GiB is free.")
+        reading, candidates = weighed(text, E.weigh_statuses, E.weigh_words)
+        larger = [c for c in candidates.values() if E.ONE_REQUEST_TOO_LARGE.search(c.case)]
+        self.assertTrue(larger)
+        E.weigh_sizes(reading, candidates)
+        self.assertTrue(all(c.parts.get("contradicted") for c in larger))
+
+    def test_rank_and_kind(self):
+        text = "cudaErrorIllegalAddress"
+        reading, candidates = weighed(text, E.weigh_statuses, E.decide_confidence)
+        ranked = E.rank(reading, corpus(), candidates, corpus().real_world)
+        self.assertEqual([c.case for c in ranked], [c.case for c in reading.answer.candidates])
+        self.assertEqual(ranked, sorted(ranked, key=lambda c: {E.CAUSE: 0, E.POSSIBLE: 1, E.RELATED: 2}[c.confidence]))
+        self.assertEqual(E.answer_kind(reading.answer, ranked), "possible")
+        self.assertEqual(E.answer_kind(reading.answer, []), "none")
+
+    def test_the_stages_together_are_explain(self):
+        text = "CUBLAS_STATUS_EXECUTION_FAILED when calling cublasSgemmStridedBatched"
+        reading, candidates = weighed(text, E.weigh_statuses, E.weigh_messages, E.weigh_lessons, E.weigh_words,
+                                      E.weigh_header_meaning, E.weigh_framework_causes, E.weigh_calls,
+                                      E.decide_confidence)
+        E.weigh_sizes(reading, candidates)
+        E.find_documented(reading, corpus(), candidates)
+        ranked = E.rank(reading, corpus(), candidates, corpus().real_world)
+        answer = E.explain(text, corpus())
+        self.assertEqual([c.case for c in ranked], [c.case for c in answer.candidates])
+
+
+class Shortcuts(unittest.TestCase):
+    """What makes explain fast must not change what it answers."""
+
+    def test_common_subsequence_is_the_longest_and_bounds_difflib(self):
+        rng = random.Random(7)
+
+        def longest(a, b):
+            previous = [0] * (len(b) + 1)
+            for x in a:
+                row = [0]
+                for j, y in enumerate(b):
+                    row.append(previous[j] + 1 if x == y else max(previous[j + 1], row[j]))
+                previous = row
+            return previous[-1]
+        for _ in range(400):
+            a = "".join(rng.choice("abc d") for _ in range(rng.randint(0, 30)))
+            b = "".join(rng.choice("abc d") for _ in range(rng.randint(0, 30)))
+            self.assertEqual(E._common_subsequence(a, b), longest(a, b), (a, b))
+            matched = sum(m.size for m in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks())
+            self.assertLessEqual(matched, E._common_subsequence(a, b))
+
+    def test_similar_is_difflib_where_it_reaches_the_floor(self):
+        rng = random.Random(3)
+        words = "cuda error out of memory illegal address kernel launch failed device the a".split()
+        for _ in range(300):
+            a = " ".join(rng.choice(words) for _ in range(rng.randint(3, 15)))
+            b = " ".join(rng.choice(words) for _ in range(rng.randint(3, 15)))
+            plain = difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+            got = E._similar.__wrapped__(a, b)
+            if plain >= 0.6 and difflib.SequenceMatcher(None, a, b, autojunk=False).real_quick_ratio() >= 0.3:
+                self.assertGreaterEqual(got, plain - 1e-9, (a, b))
+            if got:
+                self.assertGreaterEqual(got, 0.6)
+
+    def test_required_literal_is_what_every_match_starts_with(self):
+        cases = {r"Found no NVIDIA driver on your system\.": "Found no NVIDIA driver on your system.",
+                 r"DataLoader worker \(pid\(s\) [\d, ]+\) exited": "DataLoader worker (pid(s) ",
+                 r"abc?d": "ab", r"ab+c": "ab", r"(?i)cuda": "", r"x|y": "", r"(x|y)z": "", r"\d+ bytes": ""}
+        for pattern, literal in cases.items():
+            self.assertEqual(E.required_literal(pattern), literal, pattern)
+
+    def test_every_catalogue_entry_still_matches_its_example(self):
+        for entry in corpus().frameworks:
+            if entry.get("example"):
+                self.assertIn(entry["id"], [e["id"] for e in E.framework_hits(entry["example"], corpus())], entry["id"])
+
+
+class VersionNumbers(unittest.TestCase):
+    def test_parse(self):
+        self.assertEqual(V.parse_version("580.159.04"), (580, 159, 4))
+        for text in ("none", "?", "12.x", "", "12.", " 12.4", None):
+            self.assertIsNone(V.parse_version(text), text)
+
+    def test_order(self):
+        self.assertEqual(sorted(["13.0", "12.10", "none", "12.4", "11.8"], key=V.version_key),
+                         ["none", "11.8", "12.4", "12.10", "13.0"])
+        self.assertEqual(sorted(["13.0", "none", "12.10"], key=V.range_key), ["12.10", "13.0", "none"])
+
+    def test_compare_is_the_rules_grammar(self):
+        self.assertEqual(V.compare_versions("12", "12.0"), 0)
+        self.assertEqual(V.compare_versions("12.10", "12.9"), 1)
+        self.assertIsNone(V.compare_versions("none", "12.4"))
+        self.assertIs(rules.compare_versions, V.compare_versions)
+
+    def test_a_user_version_is_a_prefix(self):
+        self.assertTrue(V.starts_with("535.104.05", "535"))
+        self.assertFalse(V.starts_with("5350.1", "535"))
+        self.assertTrue(V.starts_with("12.4", "12.4"))
+        self.assertFalse(V.starts_with("12.40", "12.4"))
+
+
+if __name__ == "__main__":
+    unittest.main()
