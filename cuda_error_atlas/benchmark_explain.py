@@ -129,7 +129,8 @@ def run(rows, corpus, counts=None, unquoted=False):
             corpus.messages.update(saved)
         seconds = time.perf_counter() - start
         outcome, detail = judge(row, answer, known)
-        documented = [d[2].get("key") for d in answer.documented]
+        # the documented causes a user is shown (explain prints the first three)
+        documented = [d[2].get("key") for d in answer.documented[:3]]
         # when explain says "the cause": was one of the cases it named so the row's own?
         claimed = [c.case for c in answer.candidates if c.confidence == CAUSE]
         claim = None if not claimed else any(case in row["expected"] for case in claimed)

@@ -137,6 +137,8 @@ class Corpus:
             for quote in _lesson_quotes(case.source):
                 self.messages[name].append((quote, ("the case's lesson (%s)" % case.source_path, None), "lesson"))
         self.documented = _read_documented(root)
+        # the status a mistake gave under older toolkits or other builds (data/status_history/mistakes.tsv)
+        self.mistake_history = _read_mistake_history(root)
         # the cause each case reproduces (its header's atlas:cause) and one sentence per cause (data/causes.tsv):
         # explain's answers are causes, each with the cases that reproduce it
         self.cause_sentences = _read_causes(root)
@@ -733,24 +735,18 @@ def group_by_cause(candidates, corpus):
 
 
 def _read_documented(root):
-    path = os.path.join(root, "data", "real_world", "documented_causes.tsv")
     rows = []
-    if not os.path.exists(path):
-        return rows
-    with open(path, encoding="utf-8") as f:
-        header = None
-        for number, line in enumerate(f, 1):
-            if line.startswith("#") or not line.strip():
-                continue
-            parts = line.rstrip("\n").split("\t")
-            if header is None:
-                header = parts
-                continue
-            row = dict(zip(header, parts + [""] * (len(header) - len(parts))))
-            row["line"] = number
-            row["patterns"] = [p.strip() for p in row.get("status_or_text_patterns", "").split("|") if p.strip()]
-            rows.append(row)
+    for number, row in read_tsv(os.path.join(root, "data", "real_world", "documented_causes.tsv"))[1]:
+        row["line"] = number
+        row["patterns"] = [p.strip() for p in row.get("status_or_text_patterns", "").split("|") if p.strip()]
+        rows.append(row)
     return rows
+
+
+def _read_mistake_history(root):
+    """[{status, number, text, cause_key, seen_with, source, note}] of data/status_history/mistakes.tsv: the status a
+    mistake gave under older toolkits or other builds, where its case returns another here."""
+    return [row for _, row in read_tsv(os.path.join(root, "data", "status_history", "mistakes.tsv"))[1]]
 
 
 # ---- what the user's environment is ----------------------------------------------
@@ -1346,6 +1342,26 @@ def weigh_lessons(reading, corpus, candidates):
                                     'its lesson discusses %s — %s' % (names[0] if names else '"%s"' % text_of, case.source_path))
 
 
+def weigh_status_history(reading, corpus, candidates):
+    """3b. A status an older toolkit (or another build) gave for a mistake whose case returns another status here: the
+    mistake's cases, as possible causes, saying what the runs here returned instead."""
+    # a row whose number the text prints first (the same status numbered 8 before CUDA 10.1 and 98 since)
+    history = sorted(getattr(corpus, "mistake_history", ()),
+                     key=lambda row: not re.search(r"\b%s\b" % re.escape(row["number"]), reading.text))
+    for i, status in enumerate(reading.errors):
+        for row in history:
+            if row["status"] not in status.same_as:
+                continue
+            for name in corpus.case_names():
+                if corpus.cause_of.get(name) != row["cause_key"]:
+                    continue
+                here = ", ".join(sorted(n for n in corpus.gpu_broken_statuses[name] - SUCCESS
+                                        if n in reading.vocabulary.by_name)[:3]) or "no error"
+                candidates[name].add("lesson_status", 30 - 4 * i, "%s (%s) is what %s returned for this mistake (%s); on "
+                                     "the GPUs here its broken variant returns %s" % (
+                                         row["status"], row["number"], row["seen_with"], row["source"], here))
+
+
 def weigh_words(reading, corpus, candidates):
     """4. The words of the text against each case's name, title and lesson."""
     focus, answer, vocabulary = reading.focus, reading.answer, reading.vocabulary
@@ -1481,6 +1497,11 @@ def decide_confidence(reading, corpus, candidates):
         chosen = narrowed
     else:
         chosen = []
+    # a framework message that signals its cause (its own source says when it prints it): a case of another cause is
+    # at most possible (an nll_loss label assert is not a token id past the vocabulary, whatever status both give)
+    signalled = {e.get("cause_key") for e in answer.frameworks} - {"", "-", None}
+    if signalled:
+        chosen = [c for c in chosen if corpus.cause_of.get(c.case) in signalled]
     quoting = [c for c in candidates.values() if c.quoted]
     # a message recorded word for word for several mistakes (PyTorch's "Cannot re-initialize CUDA in forked
     # subprocess" for three fork cases) tells the kind of mistake, not which: the cause only where one case has it
@@ -1515,7 +1536,7 @@ def weigh_sizes(reading, candidates):
 
 
 def find_documented(reading, corpus, candidates):
-    """Documented causes no GPU here reproduces, whose patterns the text shows."""
+    """Documented causes no GPU here reproduces, whose patterns the text shows or whose framework message it holds."""
     text, answer, vocabulary, errors = reading.text, reading.answer, reading.vocabulary, reading.errors
     # documented causes no GPU here reproduces; a bare number's second reading (cuFFT's 2 is also the driver's
     # out of memory) is too weak to bring one in
@@ -1540,6 +1561,10 @@ def find_documented(reading, corpus, candidates):
                 # a status's own text (or a piece of the recognised status's text) says no more than the status
                 own = pattern.lower() in status_texts or any(pattern.lower() in vocabulary.text.get(n, "").lower() for n in mine)
                 hits.append(("status" if own else "text", pattern))
+        # a framework's message whose source says it prints it for this cause (data/frameworks/messages.tsv)
+        for entry in answer.frameworks:
+            if entry.get("cause_key") == row.get("key"):
+                hits.append(("text", "%s's message %s" % (entry["framework"], entry["id"])))
         if hits:
             specific = any(kind == "text" for kind, _ in hits)
             text_specific = text_specific or specific
@@ -1629,8 +1654,8 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
     passes the counts of the other rows, so that no row votes for itself."""
     reading = Reading(text, corpus, wanted)
     candidates = Candidates()
-    for weigh in (weigh_statuses, weigh_messages, weigh_lessons, weigh_words, weigh_header_meaning,
-                  weigh_framework_causes, weigh_calls, decide_confidence):
+    for weigh in (weigh_statuses, weigh_messages, weigh_lessons, weigh_status_history, weigh_words,
+                  weigh_header_meaning, weigh_framework_causes, weigh_calls, decide_confidence):
         weigh(reading, corpus, candidates)
     weigh_sizes(reading, candidates)
     find_documented(reading, corpus, candidates)
@@ -1711,6 +1736,12 @@ def format_text(answer, corpus, show=3, every=False):
         routine, number, found = answer.parameter
         lines.append("decoded: cuBLAS's parameter %d of %s is %s (%s; the handle is not counted)" % (
             number, routine, "/".join(sorted({p for _, p in found})), ", ".join(sorted({f for f, _ in found}))))
+    for entry in answer.frameworks[:2]:
+        # what the framework's own source says it prints this message for
+        key = entry.get("cause_key", "-")
+        lines.append("%s prints this for: %s%s (%s)" % (
+            entry["framework"], entry.get("meaning", "").rstrip("."),
+            " — cause %s" % key if key not in ("", "-") else "", entry.get("source", "")))
     if answer.memory:
         sizes, says, _ = answer.memory
         lines.append("memory: %s%s" % (", ".join("%s %s" % (k, _size(v)) for k, v in sizes.items()),

@@ -291,13 +291,17 @@ class Ranking(unittest.TestCase):
         self.assertEqual(elsewhere.candidates[0].case, "create_when_another_process_holds_memory")
         self.assertIsNone(self.answer("CUDA error: out of memory").memory)
 
-    def test_a_status_nothing_returns_falls_back_on_its_header_meaning(self):
-        # "requested device function does not exist or is not compiled for the proper device architecture"
+    def test_a_status_nothing_returns_here_finds_the_mistake_by_its_history_and_header_meaning(self):
+        # no run here returns "invalid device function": older toolkits (and some builds) gave it for a missing kernel
+        # image (data/status_history/mistakes.tsv), and the header says "not compiled for the proper device
+        # architecture"; a possible cause, not the cause
         answer = self.answer("what():  extrema failed on 1st step: invalid device function")
-        self.assertEqual(answer.kind, "none")
+        self.assertEqual(answer.kind, "possible")
         self.assertEqual(answer.candidates[0].case, "no_code_for_this_gpu")
-        self.assertEqual(answer.candidates[0].confidence, "related")
-        self.assertIn("header says the status means", answer.candidates[0].best_reasons(1)[0])
+        self.assertEqual(answer.candidates[0].confidence, "possible")
+        reasons = " ".join(answer.candidates[0].best_reasons(3))
+        self.assertIn("header says cudaErrorInvalidDeviceFunction means", reasons)
+        self.assertIn("niuzhiheng/caffe#1", reasons)
 
     def test_fuzzy_match_must_agree_on_the_status(self):
         # the mirror recorded ALLOC_FAILED at cublasCreate: the same words with another status are not that message

@@ -98,6 +98,49 @@ class Stages(unittest.TestCase):
         self.assertEqual([c.case for c in ranked], [c.case for c in answer.candidates])
 
 
+class History(unittest.TestCase):
+    """A status an older toolkit gave for a mistake finds today's case (data/status_history/mistakes.tsv)."""
+
+    def test_legacy_invalid_device_pointer_is_a_free_of_a_host_pointer(self):
+        answer = E.explain("CUDA Error (17): invalid device pointer", corpus())
+        self.assertEqual(answer.answers[0].key, "free_of_pointer_not_from_cudamalloc")
+        said = " ".join(r for c in answer.candidates[:1] for r in c.best_reasons(3))
+        self.assertIn("arrayfire/arrayfire#1635", said)
+        self.assertIn("cudaErrorInvalidValue", said)          # what the runs here observed, from the runs
+
+    def test_invalid_device_function_is_a_missing_kernel_image(self):
+        for text in ("Error: invalid device function 8", "CUDA error 98: invalid device function"):
+            answer = E.explain(text, corpus())
+            self.assertEqual(answer.answers[0].key, "no_kernel_image_for_arch", text)
+            self.assertNotEqual(answer.candidates[0].confidence, E.CAUSE)
+
+    def test_every_row_names_a_known_status_and_cause(self):
+        causes = set(corpus().cause_sentences)
+        for row in corpus().mistake_history:
+            self.assertIn(row["status"], corpus().vocabulary.by_name, row)
+            self.assertIn(row["cause_key"], causes, row)
+            self.assertTrue(row["source"], row)
+            self.assertTrue(any(corpus().cause_of.get(n) == row["cause_key"] for n in corpus().case_names()), row)
+
+
+class SignalledCauses(unittest.TestCase):
+    def test_a_message_that_signals_another_cause_makes_no_case_the_cause(self):
+        text = ("/pytorch/aten/src/ATen/native/cuda/Loss.cu:242: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], "
+                "thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed.")
+        answer = E.explain(text, corpus())
+        self.assertTrue(answer.frameworks)
+        self.assertFalse([c.case for c in answer.candidates if c.confidence == E.CAUSE])
+        self.assertIn("prints this for", E.format_text(answer, corpus()))
+
+    def test_a_catalogue_message_shows_the_documented_cause_it_signals(self):
+        documented = {row["key"] for row in corpus().documented}
+        entries = [e for e in corpus().frameworks if e.get("cause_key") in documented and e.get("example")]
+        self.assertTrue(entries)
+        for entry in entries:
+            answer = E.explain(entry["example"], corpus())
+            self.assertIn(entry["cause_key"], [d[2]["key"] for d in answer.documented[:3]], entry["id"])
+
+
 class Shortcuts(unittest.TestCase):
     """What makes explain fast must not change what it answers."""
 
