@@ -8,7 +8,10 @@ Everything downstream — explain, status, sticky, the report and the site —
 reads the dataset, never the raw files. In a checkout the dataset lives in
 build/dataset/atlas.sqlite and is rebuilt (saying so on stderr) when any input
 is newer than it; an installed package carries its own copy, compiled when the
-wheel was built. docs/dataset.md documents every table.
+wheel was built. A report of other results files (this machine's fresh run
+beside the committed columns) compiles a dataset of its own, with the same
+code and the same tables, from the results files it names (build(results=...)).
+docs/dataset.md documents every table.
 """
 import argparse
 import contextlib
@@ -23,10 +26,11 @@ import time
 
 from . import rules as rules_reader
 from .lessons import load_cases
-from .results import ROOT, default_results_paths, load_results, plain_name, read_bytes
+from .results import ROOT, Problem, companion_paths, default_results_paths, expand, load_results, plain_name, read_bytes, \
+    version_key
 from .statuses import read_status_table
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2          # 2: results_files says each file's role, its place in the order read, and this machine's run
 PACKAGED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "atlas.sqlite")
 # Evidence tables compiled from plain TSV files: (table, path under the tree). A missing file gives an empty table.
 TSV_TABLES = [
@@ -65,16 +69,60 @@ def input_files(root=ROOT):
     return found + [os.path.join(here, name) for name in CODE]
 
 
-def input_stamp(root=ROOT):
-    """A digest of every input's path, size and modification time (cheap: no file is read)."""
+def input_stamp(root=ROOT, selection=None):
+    """A digest of every input's path, size and modification time (cheap: no file is read); with a selection of
+    results files (see selection()), of those files too, and of the selection itself."""
     digest = hashlib.sha256()
-    for path in input_files(root):
+    paths = input_files(root)
+    if selection is not None:
+        digest.update(json.dumps(selection, sort_keys=True).encode())
+        paths += [disk for _, disk, _, _ in results_files(root, selection)]
+    for path in paths:
         try:
             st = os.stat(path)
         except OSError:
             continue
         digest.update(("%s %d %d\n" % (os.path.relpath(path, root), st.st_size, st.st_mtime_ns)).encode())
     return digest.hexdigest()
+
+
+def selection(results=None, here=()):
+    """What a dataset's columns are compiled from, as its meta table keeps it: None for the committed results
+    (data/results/); else {"results": the results files and folders named, in order, "here": those of this machine's
+    run}, as absolute paths."""
+    if results is None:
+        return None
+    return {"results": [os.path.abspath(p) for p in results], "here": [os.path.abspath(p) for p in here]}
+
+
+def stored_path(path, root=ROOT):
+    """A results file as a dataset names it: relative to the tree when it lies in it (every committed file), else
+    absolute (a fresh run's file elsewhere)."""
+    path = os.path.abspath(path)
+    relative = os.path.relpath(path, os.path.abspath(root))
+    return path if relative == os.pardir or relative.startswith(os.pardir + os.sep) else relative
+
+
+def results_files(root=ROOT, selection=None):
+    """[(stored path, path on disk, role, here)]: the results files a dataset of this selection compiles, in the
+    order they are read (where two complete files are one column, the first wins). role: "column" (the matrix's),
+    or "versions" (a companion column only the versions pages read: COMPANION_FOLDERS, compiled whenever the
+    committed results are among the columns); here: a file of this machine's run."""
+    if selection is None:
+        columns, here = default_results_paths(root), set()
+    else:
+        columns = list(expand(selection["results"]))
+        here = {os.path.abspath(p) for p in expand(selection["here"])}
+    committed = os.path.join(os.path.abspath(root), "data", "results") + os.sep
+    companions = companion_paths(root) if any(os.path.abspath(p).startswith(committed) for p in columns) else []
+    found, seen = [], set()
+    for paths, role in ((columns, "column"), (companions, "versions")):
+        for path in paths:
+            stored = stored_path(path, root)
+            if stored not in seen:
+                seen.add(stored)
+                found.append((stored, path, role, os.path.abspath(path) in here))
+    return found
 
 
 def read_tsv(path):
@@ -103,13 +151,17 @@ def _create(db, table, columns, rows):
     db.executemany('INSERT INTO "%s" VALUES (%s)' % (table, ", ".join("?" * len(columns))), rows)
 
 
-def build(root=ROOT, out=None, quiet=False):
-    """Compile the dataset into out (default: default_path). Returns (path, [problem lines])."""
+def build(root=ROOT, out=None, quiet=False, results=None, here=()):
+    """Compile the dataset into out (default: default_path). results: the results files or folders whose columns it
+    holds, in order (default: the committed ones, data/results/); here: those of this machine's run. Returns (path,
+    [problem lines])."""
     from .explainer import Corpus                        # explain's own index is compiled here too
     out = out or default_path(root)
     os.makedirs(os.path.dirname(os.path.abspath(out)) or ".", exist_ok=True)
     started = time.time()
-    stamp = input_stamp(root)
+    chosen = selection(results, here)
+    files = results_files(root, chosen)
+    stamp = input_stamp(root, chosen)
     partial = "%s.%d.tmp" % (out, os.getpid())
     with contextlib.suppress(FileNotFoundError):
         os.remove(partial)
@@ -118,7 +170,8 @@ def build(root=ROOT, out=None, quiet=False):
     db.executescript("""
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
         CREATE TABLE results_files (path TEXT PRIMARY KEY, kind TEXT, id TEXT, label TEXT, partial INTEGER,
-                                    collected TEXT, environment TEXT, gzip BLOB);
+                                    collected TEXT, environment TEXT, gzip BLOB, role TEXT, position INTEGER,
+                                    here INTEGER);
         CREATE TABLE runs (path TEXT, column_id TEXT, family TEXT, case_name TEXT, variant TEXT, verdict TEXT,
                            first_error TEXT, first_error_step TEXT, end_kind TEXT, end_outcome TEXT, sticky TEXT);
         CREATE TABLE steps (path TEXT, column_id TEXT, case_name TEXT, variant TEXT, step TEXT, status TEXT,
@@ -134,28 +187,31 @@ def build(root=ROOT, out=None, quiet=False):
         CREATE TABLE blobs (name TEXT PRIMARY KEY, data BLOB);
         CREATE TABLE sources (path TEXT PRIMARY KEY, text TEXT);
     """)
-    # results: every committed column, validated by the one reader; what it could not use is kept as a problem
-    results, loaded_problems = load_results(default_results_paths(root))
-    for problem in loaded_problems:
+    # results: every column, validated by the one reader and named as the dataset names it (stored_path); what it
+    # could not use is kept as a problem
+    disk, raw = {stored: path for stored, path, _, _ in files}, {}
+
+    def reader(stored):
+        raw[stored] = read_bytes(disk[stored])
+        return raw[stored]
+    results, loaded_problems = load_results([f[0] for f in files if f[2] == "column"], [f[0] for f in files if f[3]],
+                                            reader)
+    companions, companion_problems = load_results([f[0] for f in files if f[2] == "versions"], (), reader)
+    for problem in loaded_problems + companion_problems:
         if getattr(problem, "scope", "file") != "superseded":     # a newer file of the same column: nothing lost
-            problems.append("%s: %s" % (os.path.relpath(problem.path, root), problem.reason))
-        db.execute("INSERT INTO problems VALUES (?,?,?)",
-                   (os.path.relpath(problem.path, root), getattr(problem, "scope", "file"), problem.reason))
-    by_path = {r.path: r for r in results}
-    paths = sorted(default_results_paths(root))            # the columns, and the files they superseded
-    for path in paths:
-        rel = os.path.relpath(path, root)
-        column = by_path.get(path)
-        try:
-            raw = read_bytes(path)
-        except (OSError, ValueError):
-            continue                                      # named in problems already
+            problems.append("%s: %s" % (problem.path, problem.reason))
+        db.execute("INSERT INTO problems VALUES (?,?,?)", (problem.path, getattr(problem, "scope", "file"), problem.reason))
+    by_path = {r.path: r for r in results + companions}
+    shown = {r.path for r in results}
+    for position, (rel, path, role, mine) in enumerate(files):   # the columns, and the files they superseded
+        column = by_path.get(rel)
         env = column.environment if column else {}
-        db.execute("INSERT INTO results_files VALUES (?,?,?,?,?,?,?,?)",
+        db.execute("INSERT INTO results_files VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                    (rel, column.kind if column else None, column.id if column else plain_name(os.path.basename(path)),
                     column.label if column else None, int(bool(column and column.partial)),
-                    column.collected if column else None, json.dumps(env, sort_keys=True), gzip.compress(raw, 9, mtime=0)))
-        for run in (column.runs if column else []):
+                    column.collected if column else None, json.dumps(env, sort_keys=True),
+                    gzip.compress(raw[rel], 9, mtime=0) if rel in raw else None, role, position, int(mine)))
+        for run in (column.runs if column and rel in shown else []):
             first = run.get("first_error") or {}
             end = run.get("end") or {}
             db.execute("INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?)",
@@ -205,12 +261,12 @@ def build(root=ROOT, out=None, quiet=False):
             db.execute("INSERT OR REPLACE INTO sticky VALUES (?,?)", (entry.get("status"), json.dumps(entry, sort_keys=True)))
         db.execute("INSERT INTO meta VALUES (?,?)", ("sticky_pytorch_rule", json.dumps(sticky.get("pytorch_rule"))))
     # explain's index: the corpus it ranks against, built from the same evidence, stored whole
-    corpus = Corpus(root)
+    corpus = Corpus(root, None if chosen is None else [path for _, path, role, _ in files if role == "column"])
     corpus.compact()
     db.execute("INSERT INTO blobs VALUES (?,?)", ("explain_corpus", pickle.dumps(corpus, protocol=pickle.HIGHEST_PROTOCOL)))
     for key, value in (("schema", SCHEMA_VERSION), ("stamp", stamp), ("built", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
                        ("columns", len(results)), ("cases", len(cases)), ("rules", len(parsed)),
-                       ("problems", len(problems))):
+                       ("problems", len(problems)), ("results", json.dumps(chosen))):
         db.execute("INSERT OR REPLACE INTO meta VALUES (?,?)", (key, str(value)))
     db.execute("CREATE INDEX runs_by_case ON runs (case_name, variant)")
     db.execute("CREATE INDEX runs_by_status ON runs (first_error)")
@@ -247,11 +303,32 @@ class Dataset:
             self._corpus = pickle.loads(blob[0])
         return self._corpus
 
-    def results(self, here=()):
-        """(list of Results, list of Problem) of the committed results, as load_results gives them, read from the
-        dataset's copy of each file."""
-        files = {row[0]: row[1] for row in self.db.execute("SELECT path, gzip FROM results_files ORDER BY path")}
-        return load_results(list(files), here, reader=lambda path: gzip.decompress(files[path]))
+    def results(self, role="column"):
+        """(list of Results, list of Problem) of the columns the dataset was compiled from, as load_results gives
+        them (in the order read, this machine's run marked), read from the dataset's copy of each file by the one
+        reader; a file that could not be read at all is named with the reason it was left out. role "versions":
+        the companion columns only the versions pages read."""
+        rows = self.db.execute("SELECT path, gzip, here FROM results_files WHERE role = ? ORDER BY position",
+                               (role,)).fetchall()
+        files = {path: blob for path, blob, _ in rows if blob is not None}
+        unread = []
+        for path, blob, _ in rows:
+            if blob is None:
+                unread += [Problem(*row) for row in self.db.execute(
+                    "SELECT path, reason, scope FROM problems WHERE path = ? AND scope = 'file'", (path,))]
+        results, problems = load_results(list(files), [path for path, _, here in rows if here],
+                                         reader=lambda path: gzip.decompress(files[path]))
+        return results, unread + problems
+
+    def status_table(self):
+        """[(api, code, name, text)] of the newest table of the runtime's and cuBLAS's statuses
+        (data/status_names/error_strings_*.tsv), in its order."""
+        sources = [row[0] for row in self.db.execute("SELECT DISTINCT source FROM statuses")
+                   if row[0].startswith("error_strings_")]
+        if not sources:
+            return []
+        return [tuple(row) for row in self.db.execute(
+            "SELECT api, code, name, text FROM statuses WHERE source = ? ORDER BY rowid", (max(sources, key=version_key),))]
 
     def cases(self):
         """{name: lessons.Case} of every lesson, made from the texts the dataset stored (no file is read)."""
@@ -268,8 +345,11 @@ class Dataset:
         return self.db.execute(sql, params).fetchall()
 
 
-def stale(path, root=ROOT):
-    """Why the dataset at path cannot be used as it is, or None."""
+def stale(path, root=ROOT, results=None, here=(), as_compiled=False):
+    """Why the dataset at path cannot be used as it is, or None: it is missing or of another schema, it holds the
+    columns of other results files than `results` and `here` (None: the committed ones; as_compiled: whichever it
+    was compiled from), or one of its inputs changed since it was built (a file under cases/, expected/ or data/, a
+    module that compiles it, a results file it was compiled from)."""
     if not os.path.exists(path):
         return "no dataset at %s" % path
     try:
@@ -280,21 +360,41 @@ def stale(path, root=ROOT):
         return "%s is not a dataset (%s)" % (path, error)
     if meta.get("schema") != str(SCHEMA_VERSION):
         return "%s has schema %s, not %d" % (path, meta.get("schema"), SCHEMA_VERSION)
-    if in_checkout(root) and path != PACKAGED and meta.get("stamp") != input_stamp(root):
-        return "an input under cases/, expected/ or data/ changed since %s was built" % path
+    compiled = json.loads(meta.get("results") or "null")
+    if not as_compiled and compiled != selection(results, here):
+        return "%s holds the columns of other results files" % path
+    if in_checkout(root) and path != PACKAGED and meta.get("stamp") != input_stamp(root, compiled):
+        return "an input under cases/, expected/ or data/%s changed since %s was built" % (
+            "" if compiled is None else ", or a results file it holds,", path)
     return None
 
 
-def open_dataset(path=None, root=ROOT, rebuild=True):
+def compiled_from(path):
+    """(results, here) that the dataset at path was compiled from; (None, ()) for the committed results (or when
+    there is no dataset to ask)."""
+    try:
+        db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+        row = db.execute("SELECT value FROM meta WHERE key = 'results'").fetchone()
+        db.close()
+    except sqlite3.Error:
+        return None, ()
+    chosen = json.loads(row[0]) if row and row[0] else None
+    return (chosen["results"], chosen["here"]) if chosen else (None, ())
+
+
+def open_dataset(path=None, root=ROOT, rebuild=True, results=None, here=(), as_compiled=False):
     """The current dataset: rebuilt first (and said so on stderr) when it is missing or stale and the inputs are
-    here; an error when it cannot be made current."""
+    here; an error when it cannot be made current. results, here: the results files whose columns it must hold
+    (None: the committed ones; see build); as_compiled: whichever it holds (rebuilt from those when stale)."""
     path = path or default_path(root)
-    why = stale(path, root)
+    why = stale(path, root, results, here, as_compiled)
     if why:
         if not (rebuild and in_checkout(root)):
             raise RuntimeError("dataset: %s (run: cuda-atlas data build)" % why)
         print("dataset: %s; rebuilding" % why, file=sys.stderr)
-        build(root, path)
+        if as_compiled:
+            results, here = compiled_from(path)
+        build(root, path, results=results, here=here)
     return Dataset(path)
 
 
@@ -309,7 +409,7 @@ def main(argv=None):
         print(path)
         return 0
     if args.action == "check":
-        why = stale(path, args.root)
+        why = stale(path, args.root, as_compiled=True)
         print("dataset: %s" % (why or "%s is current" % path))
         return 1 if why else 0
     if not in_checkout(args.root):

@@ -59,9 +59,9 @@ mistake sees what why fix references lesson atlas here same new get got true fal
 info warning warn who how why let set run off put end did does done now yet too own way day big old try
 during within because since upon text""".split())
 CAUSE, POSSIBLE, RELATED = "cause", "possible", "related"
-# statuses that say only that some argument of the call was wrong: a case returning one is an example of it, and the
-# cause only at the call the text names
-ARGUMENT_STATUS = re.compile(r"(?:INVALID_VALUE|BAD_PARAM|InvalidValue)\b")
+# statuses that say only that some argument of the call was wrong, or some configuration of it is not supported: a case
+# returning one is an example of it, and the cause only at the call the text names
+ARGUMENT_STATUS = re.compile(r"(?:INVALID_VALUE|BAD_PARAM|InvalidValue|NOT_SUPPORTED|NotSupported)\b")
 # Statuses of a kernel that faulted (PyTorch's list of asynchronously reported kernel errors; a recognised status's
 # same_as holds the driver API's names too), and what runs kernels of its own, so that such a fault it reports is in
 # one of them.

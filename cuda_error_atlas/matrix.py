@@ -113,27 +113,44 @@ def summary_cell(run, invalid=None):
     return Cell(value, kind, status, lambda: run_details(run))
 
 
+CONTEXT_AFTER = {True: "lost (sticky)", False: "usable", None: "not probed"}
+
+
 def run_details(run):
-    end = run.get("end") or {}
-    first = run.get("first_error")
-    quantities = run.get("quantities") or {}
-    truncated = run.get("truncated") or {}
-    details = [
-        ("verdict", run.get("verdict")),
-        ("ended", end.get("outcome")),
-        ("first error", first and "%s at step %s (surfaced at the %s)" % (first.get("name"), first.get("step"),
-                                                                        first.get("surfaced") or "call")),
-        ("context after", {True: "lost (sticky)", False: "usable", None: "not probed"}.get(run.get("sticky"))),
-        ("library said", "; ".join(run.get("library_messages") or [])),
-        ("skipped because", run.get("skip_reason")),
-        ("harness error", run.get("error")),
-        ("differs from rules", "; ".join(run.get("mismatches") or [])),
-        ("measured", ", ".join("%s = %s %s" % (k, v.get("value"), v.get("unit") or "") for k, v in quantities.items())),
-        ("cut from the output", ", ".join("%s: %d bytes cut" % (k.replace("_", " "), v) for k, v in truncated.items())),
-        ("seconds", run.get("seconds")),
-        ("stderr ends", (run.get("stderr_tail") or "")[-200:] if end.get("kind") in ("signal", "timeout") else None),
-    ]
-    return [(k, str(v)) for k, v in details if v not in (None, "", [])]
+    """[(label, text)] of what a run recorded, the empty ones left out."""
+    get = run.get
+    end = get("end") or {}
+    first = get("first_error")
+    details = []
+    for label, value in (("verdict", get("verdict")), ("ended", end.get("outcome"))):
+        if value:
+            details.append((label, str(value)))
+    if first:
+        details.append(("first error", "%s at step %s (surfaced at the %s)" % (
+            first.get("name"), first.get("step"), first.get("surfaced") or "call")))
+    context = CONTEXT_AFTER.get(get("sticky"))
+    if context:
+        details.append(("context after", context))
+    for label, value in (("library said", "; ".join(get("library_messages") or ())),
+                         ("skipped because", get("skip_reason")), ("harness error", get("error")),
+                         ("differs from rules", "; ".join(get("mismatches") or ()))):
+        if value:
+            details.append((label, str(value)))
+    quantities, truncated = get("quantities"), get("truncated")
+    if quantities:
+        details.append(("measured", ", ".join("%s = %s %s" % (k, v.get("value"), v.get("unit") or "")
+                                              for k, v in quantities.items())))
+    if truncated:
+        details.append(("cut from the output", ", ".join("%s: %d bytes cut" % (k.replace("_", " "), v)
+                                                         for k, v in truncated.items())))
+    seconds = get("seconds")
+    if seconds is not None and seconds != "":
+        details.append(("seconds", str(seconds)))
+    if end.get("kind") in ("signal", "timeout"):
+        tail = (get("stderr_tail") or "")[-200:]
+        if tail:
+            details.append(("stderr ends", tail))
+    return details
 
 
 def _steps_of(run):
@@ -142,20 +159,20 @@ def _steps_of(run):
     index = run.get("_steps_of")
     if index is None:
         index = {}
-        for record in run.get("steps") or []:
-            entry = index.get(record["step"])
-            failed = not record["success"]
+        for record in run.get("steps") or ():
+            step, failed = record["step"], not record["success"]
+            worth = failed or record.get("rule") is not None
+            entry = index.get(step)
             if entry is None:
-                index[record["step"]] = [record, 1, record.get("verdict") == "mismatch",
-                                         failed or record.get("rule") is not None]
-                continue
-            entry[1] += 1
-            if failed or record.get("rule") is not None:
-                entry[3] = True
-                if failed and entry[0]["success"]:
-                    entry[0] = record
-                if record.get("verdict") == "mismatch":
-                    entry[2] = True
+                index[step] = [record, 1, record.get("verdict") == "mismatch", worth]
+            else:
+                entry[1] += 1
+                if worth:
+                    entry[3] = True
+                    if failed and entry[0]["success"]:
+                        entry[0] = record
+                    if record.get("verdict") == "mismatch":
+                        entry[2] = True
         run["_steps_of"] = index
     return index
 
@@ -222,8 +239,8 @@ class Row:
         self.cells, self.mirrors = cells, mirrors
         self.family = matrix.family.get(case, "")
         # Disagreement among the GPUs (no driver differs from everything by design).
-        values = {cell.value.lstrip("✗≈Δ ") for cell, column in zip(cells, matrix.columns)
-                  if column.has_device and cell.kind not in ("not-run", "unreadable", "skipped")}
+        values = {cell.value.lstrip("✗≈Δ ") for cell, device in zip(cells, matrix.device)
+                  if device and cell.kind not in ("not-run", "unreadable", "skipped")}
         self.disagree = len(values) > 1
 
     @property
@@ -237,6 +254,7 @@ class Matrix:
         # this machine's run first, then the committed ones in reading order
         self.columns = sorted(c_columns, key=lambda r: (not r.here, r.sort_key))
         self.pytorch = sorted((r for r in results if r.kind == "pytorch"), key=lambda r: r.sort_key)
+        self.device = [c.has_device for c in self.columns]          # has_device of each column, in column order
         self.cases = cases
         self._index = {r.id: {(run["case"], run["variant"]): run for run in r.runs} for r in results}
         names = list(cases)

@@ -1,50 +1,72 @@
 """cuda-error-atlas reports: the compatibility matrix, the teaching atlas,
 what changed between environments, and explain.
 
-    cuda-atlas report build [--out DIR] [RESULTS.json ...]
-    cuda-atlas report diff X Y [RESULTS.json ...]
+    cuda-atlas report build [--out DIR] [--dataset PATH] [RESULTS.json ...]
+    cuda-atlas report diff X Y [--dataset PATH] [RESULTS.json ...]
     cuda-atlas explain "RuntimeError: CUDA error: ..." | -   (explain --help)
-    cuda-atlas report lessons      (lesson prose that says less than the results)
+    cuda-atlas report lessons [--dataset PATH]   (lesson prose that says less than the results)
 
-With no results files named, every file in data/results/ is read; a folder
-stands for the .json files in it, and the first file of an environment wins.
-For build, when more than one path is given, the first is this machine's run:
-its columns come first and are marked. A partial results file (a filtered
-run, <id>.partial.json) is laid over the complete column of its environment.
+Every page is rendered from a compiled dataset (docs/dataset.md), never from
+results files. With none named, that is the checkout's dataset of the
+committed results (build/dataset/atlas.sqlite, rebuilt when stale), or the
+one --dataset names. Named results files are compiled first, by the same
+compiler, into a dataset of their own that holds their columns: --dataset, or
+for build DIR.sqlite beside the report (kept while current, rebuilt when any
+input changed), else a temporary one. A folder stands for the .json files in
+it, and the first file of an environment wins. For build, when more than one
+path is given, the first is this machine's run: its columns come first and
+are marked. A partial results file (a filtered run, <id>.partial.json) is laid
+over the complete column of its environment.
 Exit status 1 when no results file could be read.
 X and Y are column names (an environment id, or a results file's name) or any
 unambiguous part of one.
 """
 import argparse
+import collections
 import os
+import shutil
 import sys
+import tempfile
 
 
-from .results import ROOT, default_results_paths, load_results
-from .lessons import load_cases
-from .statuses import load_status_table
+from .results import ROOT
+from .dataset import open_dataset
 from .matrix import Matrix, changed_variants, differences, matrix_csv, matrix_json, matrix_markdown, stale_lessons
 from .pages import atlas_index, case_page, changes_html, copy_assets, matrix_html, status_index, steps_script
 from . import explainer as explain
 from . import versions as atlas_versions
 
-
-def load(paths, here=()):
-    """(Matrix, problems). `here`: the paths of this machine's run."""
-    results, problems = load_results(paths or default_results_paths(), here)
-    for problem in problems:
-        print("%s: %s" % (problem[0], problem[1]), file=sys.stderr)
-    return Matrix(results, load_cases()), problems
+# What the pages are rendered from: the matrix (the columns and the lessons), what the results reader could not
+# use, the companion columns only the versions pages read, and the status table ([(api, code, name, text)]).
+Report = collections.namedtuple("Report", "matrix problems companions status_table")
 
 
-# The pages of the report: each builder takes (matrix, problems) and returns
-# {relative path: text}. Another page is one more entry here.
-def matrix_pages(matrix, problems):
+def read(dataset):
+    """The report of a dataset: everything in it is read from the dataset."""
+    results, problems = dataset.results()
+    companions, _ = dataset.results("versions")
+    return Report(Matrix(results, dataset.cases()), problems, companions, dataset.status_table())
+
+
+def open_for(results=(), here=(), path=None):
+    """The dataset a report reads: with no results files named, the one at path as it was compiled (default: the
+    checkout's, of the committed results); else the one at path that holds exactly these files' columns, compiled
+    (or rebuilt, saying why) when it does not."""
+    if not results:
+        return open_dataset(path, as_compiled=path is not None)
+    return open_dataset(path, results=results, here=here)
+
+
+# The pages of the report: each builder takes the Report and returns {relative path: text}. Another page is one
+# more entry here.
+def matrix_pages(report):
+    matrix, problems = report.matrix, report.problems
     return {"index.html": matrix_html(matrix, problems), "matrix.md": matrix_markdown(matrix),
             "matrix.csv": matrix_csv(matrix), "matrix.json": matrix_json(matrix, problems)}
 
 
-def case_pages(matrix, problems):
+def case_pages(report):
+    matrix = report.matrix
     files = {"atlas.html": atlas_index(matrix)}
     for name in matrix.case_names:
         files["steps/%s.js" % name] = steps_script(matrix, name)
@@ -53,27 +75,27 @@ def case_pages(matrix, problems):
     return files
 
 
-def status_pages(matrix, problems):
-    return {"status.html": status_index(matrix, load_status_table())}
+def status_pages(report):
+    return {"status.html": status_index(report.matrix, report.status_table)}
 
 
-def change_pages(matrix, problems):
-    return {"changes.html": changes_html(matrix)}
+def change_pages(report):
+    return {"changes.html": changes_html(report.matrix)}
 
 
-def version_pages(matrix, problems):
-    """versions.html, compare/*.html, sticky.html and sticky.json (reports/atlas_versions.py)."""
-    return atlas_versions.pages(matrix.columns)
+def version_pages(report):
+    """versions.html, compare/*.html, sticky.html and sticky.json (versions.py), with the companion columns."""
+    return atlas_versions.pages(atlas_versions.with_companions(report.matrix.columns, report.companions))
 
 
 PAGE_BUILDERS = [matrix_pages, case_pages, status_pages, change_pages, version_pages]
 
 
-def build(matrix, problems, out, builders=None):
-    """Write the site into `out`; returns the path of its index.html."""
+def write(report, out, builders=None):
+    """Write the report's pages into `out`; returns the path of its index.html."""
     files = {}
     for builder in builders or PAGE_BUILDERS:
-        files.update(builder(matrix, problems))
+        files.update(builder(report))
     copy_assets(out)
     for name, text in files.items():
         path = os.path.join(out, *name.split("/"))
@@ -81,6 +103,14 @@ def build(matrix, problems, out, builders=None):
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
     return os.path.join(out, "index.html")
+
+
+def build(matrix, problems, out, builders=None, companions=(), status_table=None):
+    """Write the report of a matrix made elsewhere (a test's own results files) into `out`; the status table is the
+    checkout's dataset's unless given. Returns the path of its index.html."""
+    if status_table is None:
+        status_table = open_dataset().status_table()
+    return write(Report(matrix, problems, list(companions), status_table), out, builders)
 
 
 def find_column(matrix, name):
@@ -104,26 +134,56 @@ def main(argv=None):
     commands = parser.add_subparsers(dest="command", required=True)
     b = commands.add_parser("build", help="write the matrix, the atlas and the status index")
     b.add_argument("--out", default=os.path.join(ROOT, "build", "report"))
-    b.add_argument("results", nargs="*")
     d = commands.add_parser("diff", help="what changed between two environments")
     d.add_argument("left")
     d.add_argument("right")
-    d.add_argument("results", nargs="*")
-    commands.add_parser("lessons", help="lessons whose prose says less than, or other than, the recorded results")
+    lessons = commands.add_parser("lessons", help="lessons whose prose says less than, or other than, the recorded results")
+    for command in (b, d, lessons):
+        command.add_argument("--dataset", help="the dataset to read; with results files named, the one they are compiled "
+                                               "into (build: DIR.sqlite beside the report; else a temporary one)")
+    for command in (b, d):
+        command.add_argument("results", nargs="*", help="results files or folders (default: the committed results)")
     commands.add_parser("explain", help="which case reproduces an error message (explain --help)")
     args = parser.parse_args(argv)
 
     # `build OURS COMMITTED...`: the first path is this machine's run
     paths = getattr(args, "results", [])
     here = paths[:1] if args.command == "build" and len(paths) > 1 else ()
-    matrix, problems = load(paths, here)
+    where, temporary = args.dataset, None
+    if paths and not where:
+        if args.command == "build":
+            where = os.path.abspath(args.out).rstrip(os.sep) + ".sqlite"
+        else:
+            temporary = tempfile.mkdtemp(prefix="atlas-report-")
+            where = os.path.join(temporary, "atlas.sqlite")
+    try:
+        try:
+            dataset = open_for(paths, here, where)
+        except RuntimeError as error:
+            print("atlas: %s" % error, file=sys.stderr)
+            return 1
+        except OSError as error:
+            print("atlas: cannot %s: cannot compile its dataset into %s: %s" % (
+                "write the report into %s" % args.out if args.command == "build" else "read the results",
+                where, error.strerror or error), file=sys.stderr)
+            return 1
+        return run(args, read(dataset))
+    finally:
+        if temporary:
+            shutil.rmtree(temporary, ignore_errors=True)
+
+
+def run(args, report):
+    matrix, problems = report.matrix, report.problems
+    for problem in problems:
+        print("%s: %s" % (problem[0], problem[1]), file=sys.stderr)
     if not matrix.columns and not matrix.pytorch:
         print("atlas: no results could be read%s" % (" (%d problems above)" % len(problems) if problems else ""),
               file=sys.stderr)
         return 1
     if args.command == "build":
         try:
-            index = build(matrix, problems, args.out)
+            index = write(report, args.out)
         except OSError as error:
             print("atlas: cannot write the report into %s: %s" % (args.out, error.strerror or error), file=sys.stderr)
             return 1

@@ -522,3 +522,13 @@ def _lay_over(base, partial, runs_shown=None):
 
 def default_results_paths(root=ROOT):
     return list(expand([os.path.join(root, "data", "results")]))
+
+
+# Columns that only the versions pages read, companions of the committed ones: the runtime columns without a driver
+# (fifteen columns that would crowd the matrix).
+COMPANION_FOLDERS = [os.path.join("data", "results", "versions-no-driver")]
+
+
+def companion_paths(root=ROOT):
+    """The companion columns' files (COMPANION_FOLDERS under root)."""
+    return list(expand([os.path.join(root, f) for f in COMPANION_FOLDERS if os.path.isdir(os.path.join(root, f))]))

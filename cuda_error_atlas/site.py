@@ -71,6 +71,7 @@ class Site:
         self.problems = [(scrub(p[0]), scrub(p[1]), getattr(p, "scope", "file")) for p in problems]
         self.matrix = Matrix(results, dataset.cases())
         self.results = results
+        self.companions, _ = dataset.results("versions")        # the columns only the versions pages read
         self.tables = collections.defaultdict(list)              # name -> [(api, code, text, source)]
         for row in dataset.query("SELECT api, code, name, text, source FROM statuses"):
             self.tables[row["name"]].append((row["api"], row["code"], row["text"], row["source"]))
@@ -445,7 +446,7 @@ def pages_of(site):
         for name in site.names:
             files[site.href(name)] = status_page(site, name)
         files.update(change_pages(site))
-        files.update(atlas_versions.pages(site.results))
+        files.update(atlas_versions.pages(atlas_versions.with_companions(site.results, site.companions)))
         files["notes.html"] = notes_page(site)
         index = search_index(site)
         files["search-index.json"] = json.dumps(index, separators=(",", ":"), ensure_ascii=False)

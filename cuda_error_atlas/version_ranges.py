@@ -70,6 +70,18 @@ def group_of(results, field):
     return (gpu, driver, e.get("mode") or "default")
 
 
+def comparable(results_list, field):
+    """The columns of results_list that observations() can compare along `field`: those whose group (group_of) has
+    more than one version."""
+    versions = collections.defaultdict(set)
+    for results in results_list:
+        if getattr(results, "kind", "c") == "c":
+            version = column_version(results.environment, field)
+            if parse_version(version) is not None:
+                versions[group_of(results, field)].add(version)
+    return [r for r in results_list if getattr(r, "kind", "c") == "c" and len(versions.get(group_of(r, field), ())) > 1]
+
+
 def run_outcomes(run):
     """{step: outcome} for one run: each step's status names in the order
     seen (joined by ','), 'end' for how the process ended, and for a run that
@@ -135,12 +147,13 @@ def tested(by_version):
     return [v for v in sort_versions(by_version) if not by_version[v].startswith(NOT_RUN)]
 
 
-def segments(by_version):
+def segments(by_version, versions=None):
     """[(first, last, outcome)]: runs of tested versions that behaved alike,
     in version order ('not run' versions are left out, neither breaking
-    nor extending a segment)."""
+    nor extending a segment). versions: tested(by_version), when the caller
+    has it."""
     result = []
-    for version in tested(by_version):
+    for version in tested(by_version) if versions is None else versions:
         outcome = by_version[version]
         if result and result[-1][2] == outcome:
             result[-1] = (result[-1][0], version, outcome)
@@ -162,10 +175,13 @@ def changes(by_version, field="cudart"):
     """Every change of behaviour along the axis: dicts with the outcome
     before and after, the last version with the old one and the first with
     the new one, and the releases not tested between them (None: unknown)."""
+    if len(set(by_version.values())) < 2:
+        return []                       # one outcome everywhere: one segment at most, no change
     known = KNOWN_RELEASES.get(field)
     versions = tested(by_version)
     found = []
-    for (a_first, a_last, old), (b_first, b_last, new) in zip(segments(by_version), segments(by_version)[1:]):
+    runs = segments(by_version, versions)
+    for (a_first, a_last, old), (b_first, b_last, new) in zip(runs, runs[1:]):
         gap = untested_between(a_last, b_first, known)
         if gap is not None:
             gap = [r for r in gap if r not in versions]

@@ -8,7 +8,8 @@ Writes DIR/versions.html (every behaviour that changes along the runtime
 and cuBLAS axes: the last version with the old behaviour, the first with the
 new one, and the releases not tested between them), DIR/compare/X_Y.html
 (what changed between versions X and Y, for every pair) and DIR/sticky.html
-with its data, sticky.json. reports/atlas.py build calls write_pages().
+with its data, sticky.json. The report and the site call pages() with the
+columns their dataset holds.
 
 sticky.json (schema "cuda-error-atlas/sticky/1") has one entry per status
 that was a run's first error on a GPU, in any recorded run:
@@ -39,12 +40,12 @@ import sys
 
 
 from . import version_ranges
-from .results import PYTORCH_RULE, ROOT, default_results_paths, expand, load_results
+from .results import COMPANION_FOLDERS, PYTORCH_RULE, ROOT, default_results_paths, expand, load_results
 from .pages import e, page, status_href
 
 # Extra folders of columns that only the versions pages read (the runtime
 # columns without a driver: fifteen columns that would crowd the matrix).
-EXTRA_FOLDERS = [os.path.join(ROOT, "data", "results", "versions-no-driver")]
+EXTRA_FOLDERS = [os.path.join(ROOT, folder) for folder in COMPANION_FOLDERS]
 AXES = ("cudart", "cublas")
 
 # Statuses that say the runtime could not start at all (driver_types.h, CUDA 13.0: "the CUDA driver and
@@ -242,10 +243,14 @@ def versions_page(results_list, observed=None):
     pairs_html = []
     # the same step changing the same way along cudart, in the same GPU, driver and mode: along cuBLAS that change
     # is the runtime's (the cuBLAS columns differ in cudart too)
+    # every change of every step, once: {field: {group: {(case, variant, step): [change]}}} (steps that changed)
+    changed = {field: {group: {key: found for key, found in ((key, version_ranges.changes(by_version, field))
+                                                             for key, by_version in steps.items()) if found}
+                       for group, steps in observed[field][0].items()} for field in AXES}
     along_cudart = {}
-    for group, steps in observed["cudart"][0].items():
-        for key, by_version in steps.items():
-            for change in version_ranges.changes(by_version, "cudart"):
+    for group, steps in changed["cudart"].items():
+        for key, found in steps.items():
+            for change in found:
                 along_cudart[(group, key, change["old"], change["new"])] = (change["last_old"], change["first_new"])
     for field in AXES:
         per_group, files = observed[field]
@@ -258,19 +263,21 @@ def versions_page(results_list, observed=None):
             other = "cublas" if field == "cudart" else "cudart"
             runtimes_of = {v: {version_ranges.column_version(r.environment, "cudart") for r in results_list
                                if r.path in files[group][v]} for v in versions}
+            paths = {path for found in files[group].values() for path in found}
             also = version_ranges.sort_versions(
                 version_ranges.column_version(r.environment, other) for r in results_list
-                if getattr(r, "kind", "c") == "c" and r.path in sum(files[group].values(), []))
+                if getattr(r, "kind", "c") == "c" and r.path in paths)
             if len(also) > 1:
                 body.append("<p><i>These columns also differ in %s (%s): a change listed here may be %s's.</i></p>"
                             % (e(other), e(", ".join(also)), e(other)))
             not_run = collections.Counter()
             rows = []
             for (case, variant, step), by_version in sorted(per_group[group].items()):
-                for version, outcome in by_version.items():
-                    if outcome.startswith(version_ranges.NOT_RUN) and step == "end":
-                        not_run[(version, outcome)] += 1
-                for change in version_ranges.changes(by_version, field):
+                if step == "end":
+                    for version, outcome in by_version.items():
+                        if outcome.startswith(version_ranges.NOT_RUN):
+                            not_run[(version, outcome)] += 1
+                for change in changed[field][group].get((case, variant, step), ()):
                     runtime = along_cudart.get((group, (case, variant, step), change["old"], change["new"])) \
                         if field != "cudart" else None
                     if runtime:
@@ -329,22 +336,31 @@ def compare_page(steps, field, group, x, y):
     return page("What changed between %s %s and %s" % (field, x, y), body, depth=1)
 
 
+def with_companions(results_list, companions):
+    """The columns given, and the companion columns (those only these pages read) not already among them."""
+    ids = {r.id for r in results_list}
+    return list(results_list) + [r for r in companions if r.id not in ids]
+
+
 def with_extra_columns(results_list):
-    """The columns given, and — when they include the committed results, whose
-    companions these are — those of EXTRA_FOLDERS not already among them."""
+    """For results files read here (this command's own): the columns given, and — when they include the committed
+    results, whose companions these are — those of EXTRA_FOLDERS not already among them. The report and the site
+    take the companions from the dataset instead (Dataset.results("versions"))."""
     committed = os.path.join(ROOT, "data", "results") + os.sep
     if not any(os.path.abspath(getattr(r, "path", "")).startswith(committed) for r in results_list):
         return list(results_list)
     paths = list(expand([folder for folder in EXTRA_FOLDERS if os.path.isdir(folder)]))
     extra, _ = load_results(paths)
-    ids = {r.id for r in results_list}
-    return list(results_list) + [r for r in extra if r.id not in ids]
+    return with_companions(results_list, extra)
 
 
 def pages(results_list):
-    """{relative path: text}: versions.html, compare/*.html, sticky.html and sticky.json."""
-    results_list = with_extra_columns(results_list)
-    observed = {field: version_ranges.observations(results_list, field) for field in AXES}
+    """{relative path: text}: versions.html, compare/*.html, sticky.html and sticky.json, from these columns (with
+    their companions, with_companions()); nothing is read."""
+    # along each axis, the columns that have another version of their group to be compared with (a group of one
+    # version has no change and no comparison)
+    observed = {field: version_ranges.observations(version_ranges.comparable(results_list, field), field)
+                for field in AXES}
     files = {"versions.html": versions_page(results_list, observed)}
     for field in AXES:
         per_group, found = observed[field]
@@ -366,8 +382,9 @@ def pages(results_list):
 
 
 def write_pages(results_list, out):
-    """The pages above, written into `out`; returns the stickiness data."""
-    files = pages(results_list)
+    """The pages above, written into `out` (the columns given, with their companions: with_extra_columns()); returns
+    the stickiness data."""
+    files = pages(with_extra_columns(results_list))
     for name, text in files.items():
         path = os.path.join(out, *name.split("/"))
         os.makedirs(os.path.dirname(path), exist_ok=True)
