@@ -974,6 +974,7 @@ class Candidate:
         self.in_name = []              # the text's words that its name or title has
         self.documents_only = False    # its lesson quotes or discusses the status; its GPU runs never returned it
         self.said = {}                 # kind -> of that part's score, what the text itself says (its call, versions...)
+        self.history = False           # brought in by a status another toolkit gave for its mistake
         self.real_world = 0            # how many real reports had this case as their cause (ordering ties only)
 
     def from_text(self):
@@ -1357,6 +1358,7 @@ def weigh_status_history(reading, corpus, candidates):
                     continue
                 here = ", ".join(sorted(n for n in corpus.gpu_broken_statuses[name] - SUCCESS
                                         if n in reading.vocabulary.by_name)[:3]) or "no error"
+                candidates[name].history = True
                 candidates[name].add("lesson_status", 30 - 4 * i, "%s (%s) is what %s returned for this mistake (%s); on "
                                      "the GPUs here its broken variant returns %s" % (
                                          row["status"], row["number"], row["seen_with"], row["source"], here))
@@ -1502,6 +1504,11 @@ def decide_confidence(reading, corpus, candidates):
     signalled = {e.get("cause_key") for e in answer.frameworks} - {"", "-", None}
     if signalled:
         chosen = [c for c in chosen if corpus.cause_of.get(c.case) in signalled]
+    # another mistake gave this status under older toolkits or other builds (data/status_history/mistakes.tsv): the
+    # status no longer singles one mistake out
+    if any(c.history and corpus.cause_of.get(c.case) not in {corpus.cause_of.get(o.case) for o in chosen}
+           for c in candidates.values()):
+        chosen = []
     quoting = [c for c in candidates.values() if c.quoted]
     # a message recorded word for word for several mistakes (PyTorch's "Cannot re-initialize CUDA in forked
     # subprocess" for three fork cases) tells the kind of mistake, not which: the cause only where one case has it

@@ -114,6 +114,12 @@ class History(unittest.TestCase):
             self.assertEqual(answer.answers[0].key, "no_kernel_image_for_arch", text)
             self.assertNotEqual(answer.candidates[0].confidence, E.CAUSE)
 
+    def test_a_status_two_mistakes_give_names_neither_the_cause(self):
+        # cudaMemcpyToSymbol of a host variable returns it here; a library with no image for the GPU gave it too
+        answer = E.explain("invalid device symbol in /home/x/kernels.cu at line 18", corpus())
+        self.assertEqual([c.case for c in answer.candidates if c.confidence == E.CAUSE], [])
+        self.assertIn("no_kernel_image_for_arch", [a.key for a in answer.answers[:3]])
+
     def test_every_row_names_a_known_status_and_cause(self):
         causes = set(corpus().cause_sentences)
         for row in corpus().mistake_history:
