@@ -59,6 +59,8 @@ struct atlas_driver {
     CUresult (*cuCtxDisablePeerAccess)(CUcontext);
     CUresult (*cuMemGetInfo)(size_t *, size_t *);
     CUresult (*cuMemGetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr);
+    CUresult (*cuMemAllocPitch)(CUdeviceptr *, size_t *, size_t, size_t, unsigned);
+    CUresult (*cuMemFree)(CUdeviceptr);
     CUresult (*cuLinkCreate)(unsigned, CUjit_option *, void **, CUlinkState *);
     CUresult (*cuLinkAddData)(CUlinkState, CUjitInputType, void *, size_t, const char *, unsigned, CUjit_option *,
                               void **);
@@ -93,6 +95,8 @@ static const struct {
     ATLAS_DRIVER_FUNCTION(cuCtxDisablePeerAccess, "cuCtxDisablePeerAccess"),
     ATLAS_DRIVER_FUNCTION(cuMemGetInfo, "cuMemGetInfo_v2"),
     ATLAS_DRIVER_FUNCTION(cuMemGetAddressRange, "cuMemGetAddressRange_v2"),
+    ATLAS_DRIVER_FUNCTION(cuMemAllocPitch, "cuMemAllocPitch_v2"),
+    ATLAS_DRIVER_FUNCTION(cuMemFree, "cuMemFree_v2"),
     ATLAS_DRIVER_FUNCTION(cuLinkCreate, "cuLinkCreate_v2"),
     ATLAS_DRIVER_FUNCTION(cuLinkAddData, "cuLinkAddData_v2"),
     ATLAS_DRIVER_FUNCTION(cuLinkComplete, "cuLinkComplete"),
