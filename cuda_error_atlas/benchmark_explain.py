@@ -168,6 +168,9 @@ BLIND_FROM = 128
 # A second blind batch, collected 2026-11-24 by a helper who never saw explain, after explain's causes, catalogue,
 # parameter decoding and size weighing were written and before it was measured on them
 BLIND2_FROM = 164
+# A third, collected 2026-11-24 (second round) by a helper who never saw explain, after explain's stages, the status
+# history, 51 documented causes and 133 catalogue entries were written, and measured once before any change
+BLIND3_FROM = 214
 
 
 def _number(row_id):
@@ -182,7 +185,12 @@ def blind(row_id):
 
 def blind2(row_id):
     number = _number(row_id)
-    return number is not None and number >= BLIND2_FROM
+    return number is not None and BLIND2_FROM <= number < BLIND3_FROM
+
+
+def blind3(row_id):
+    number = _number(row_id)
+    return number is not None and number >= BLIND3_FROM
 
 
 def half(row_id):
@@ -247,6 +255,7 @@ def main(argv=None):
         f["halves"] = {"odd": figures([r for r in results if half(r["id"]) == "odd"]), "even": figures(even)}
         f["halves"]["blind"] = figures([r for r in results if blind(r["id"])])
         f["halves"]["blind2"] = figures([r for r in results if blind2(r["id"])])
+        f["halves"]["blind3"] = figures([r for r in results if blind3(r["id"])])
     if args.unquoted:
         unquoted = run(rows, corpus, unquoted=True)
         f["unquoted"] = figures(unquoted)
@@ -264,7 +273,8 @@ def main(argv=None):
     for name, what in (("odd", "odd rows (ranking developed on these)"),
                        ("even", "even rows (held out; ties ordered by the odd rows' causes alone)"),
                        ("blind", "rows rw%03d-rw%03d (collected blind, 2026-11-22)" % (BLIND_FROM, BLIND2_FROM - 1)),
-                       ("blind2", "rows rw%03d on (collected blind, 2026-11-24)" % BLIND2_FROM)):
+                       ("blind2", "rows rw%03d-rw%03d (collected blind, 2026-11-24)" % (BLIND2_FROM, BLIND3_FROM - 1)),
+                       ("blind3", "rows rw%03d on (collected blind, 2026-11-24, second round)" % BLIND3_FROM)):
         if "halves" in f:
             o = f["halves"][name]["overall"]
             print("\n%s: %d rows — covered top-1 %s (%d/%d), top-3 %s (%d/%d); uncovered honest %s (%d/%d), their "
