@@ -59,9 +59,16 @@ mistake sees what why fix references lesson atlas here same new get got true fal
 info warning warn who how why let set run off put end did does done now yet too own way day big old try
 during within because since upon text""".split())
 CAUSE, POSSIBLE, RELATED = "cause", "possible", "related"
-# statuses that say only that some argument of the call was wrong, or some configuration of it is not supported: a case
-# returning one is an example of it, and the cause only at the call the text names
-ARGUMENT_STATUS = re.compile(r"(?:INVALID_VALUE|BAD_PARAM|InvalidValue|NOT_SUPPORTED|NotSupported)\b")
+# statuses that say only that some argument of the call was wrong, some configuration of it is not supported, or
+# something inside the library failed: a case returning one is an example of it, and the cause only at the call the
+# text names
+ARGUMENT_STATUS = re.compile(r"(?:INVALID_VALUE|BAD_PARAM|InvalidValue|NOT_SUPPORTED|NotSupported|INTERNAL_ERROR)\b")
+# statuses that say only that a check in a kernel failed: which check, and so which mistake, only the assert's own
+# line says (a catalogue entry of the framework whose check it is)
+ASSERT_STATUS = {"cudaErrorAssert", "CUDA_ERROR_ASSERT"}
+# kernels a compiler generated for a framework (TorchInductor's triton_poi_/triton_red_/triton_per_ kernels): a fault
+# in one is in code the user did not write
+GENERATED_KERNEL = re.compile(r"\binductor\b|\bgenerated kernel|\btriton_(?:poi|red|per)_", re.I)
 # Statuses of a kernel that faulted (PyTorch's list of asynchronously reported kernel errors; a recognised status's
 # same_as holds the driver API's names too), and what runs kernels of its own, so that such a fault it reports is in
 # one of them.
@@ -1484,15 +1491,20 @@ def decide_confidence(reading, corpus, candidates):
     elif errors and all(ARGUMENT_STATUS.search(n) for names in error_names for n in names) \
             and not any(c.call_matched for c in returning):
         chosen = []          # "an argument was wrong", of a call the text does not name: any parameter of any call
-    elif errors and set(answer.wrappers) & RUNS_ITS_OWN_KERNELS \
+    elif errors and (set(answer.wrappers) & RUNS_ITS_OWN_KERNELS or GENERATED_KERNEL.search(reading.text)) \
             and all(set(names) & KERNEL_FAULTS for names in error_names):
-        # a kernel fault reported from a library's own execution: the kernel that faulted was one the library ran
-        # (its own, or a plugin's), where every case here faults in a kernel of its own
+        # a kernel fault reported from a library's own execution, or in a kernel a compiler generated: the kernel that
+        # faulted was one the library ran or the compiler wrote, where every case here faults in a kernel of its own
         chosen = []
-        answer.why_not_one = ("the fault was reported by %s's own execution: the kernel that faulted was one it ran "
-                              "(its own or a plugin's); the cases below show the same status from a kernel of their "
-                              "own, so none is the cause (a library bug, or bad buffers handed to it)"
-                              % "/".join(sorted(set(answer.wrappers) & RUNS_ITS_OWN_KERNELS)))
+        runner = "/".join(sorted(set(answer.wrappers) & RUNS_ITS_OWN_KERNELS))
+        where = ("the fault was reported by %s's own execution: the kernel that faulted was one it ran (its own or a "
+                 "plugin's)" % runner) if runner else \
+            "the fault was in a kernel a compiler generated (TorchInductor's Triton kernels), not one the user wrote"
+        answer.why_not_one = where + ("; the cases below show the same status from a kernel of their own, so none is "
+                                      "the cause (a library or compiler bug, or bad buffers handed to it)")
+    elif errors and all(set(names) <= ASSERT_STATUS for names in error_names) \
+            and not any(e.get("cause_key") not in (None, "", "-") for e in answer.frameworks):
+        chosen = []          # an assert failed; which check, the message does not say
     elif 0 < len(returning) <= 2 or 0 < len({corpus.cause_of.get(c.case) for c in returning}) == 1:
         chosen = returning                   # two mistakes at most, or several cases of one cause
     elif 0 < len(narrowed) <= 2 or 0 < len({corpus.cause_of.get(c.case) for c in narrowed}) == 1:

@@ -807,11 +807,13 @@ class RealWorldFloor(unittest.TestCase):
         answered = {"odd": [r for r in every if benchmark_explain.half(r["id"]) == "odd"],
                     "even": benchmark_explain.run([row for row in rows if row not in odd], corpus(), benchmark_explain.real_world(odd)),
                     "blind": [r for r in every if benchmark_explain.blind(r["id"])],
-                    "blind2": [r for r in every if benchmark_explain.blind2(r["id"])]}
-        # measured 2026-11-24: odd 71.2% / 91.8% / 97.1%, even 73.8% / 87.7% / 92.7%, first blind batch 86.4% / 95.5% /
-        # 92.9%, second blind batch (its first measurement) 48.3% / 65.5% / 85.7%
-        for half, top1, top3, honest in (("odd", 0.69, 0.89, 0.94), ("even", 0.71, 0.85, 0.90), ("blind", 0.80, 0.90, 0.90),
-                                         ("blind2", 0.45, 0.62, 0.80)):
+                    "blind2": [r for r in every if benchmark_explain.blind2(r["id"])],
+                    "blind3": [r for r in every if benchmark_explain.blind3(r["id"])]}
+        # measured 2026-11-24 (second round, 261 rows): odd 71.1% / 91.6% / 97.9%, even 69.6% / 88.6% / 98.0%, first
+        # blind batch 86.4% / 95.5% / 100%, second 50.0% / 76.7% / 95.0%, third 60.9% / 78.3% / 96.0% (as first
+        # measured: 60.9% / 73.9% / 68.0%)
+        for half, top1, top3, honest in (("odd", 0.69, 0.89, 0.94), ("even", 0.67, 0.85, 0.94), ("blind", 0.80, 0.90, 0.90),
+                                         ("blind2", 0.45, 0.70, 0.90), ("blind3", 0.55, 0.70, 0.90)):
             figures = benchmark_explain.figures(answered[half])["overall"]
             self.assertGreaterEqual(figures["top1"] / figures["covered"], top1, (half, figures))
             self.assertGreaterEqual(figures["top3"] / figures["covered"], top3, (half, figures))
