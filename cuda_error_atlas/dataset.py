@@ -26,11 +26,13 @@ import time
 
 from . import rules as rules_reader
 from .lessons import load_cases
-from .results import ROOT, Problem, companion_paths, default_results_paths, expand, load_results, plain_name, read_bytes, \
-    version_key
+from .results import ROOT, Problem, accepted_form, as_columns, companion_paths, default_results_paths, expand, \
+    plain_name, read_accepted, read_bytes, read_results_file, version_key
 from .statuses import read_status_table
 
-SCHEMA_VERSION = 2          # 2: results_files says each file's role, its place in the order read, and this machine's run
+# 2: results_files says each file's role, its place in the order read, and this machine's run; 3: it keeps what the
+# results reader accepted of each file (gzip, invalid), not the file as it was
+SCHEMA_VERSION = 3
 PACKAGED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "atlas.sqlite")
 # Evidence tables compiled from plain TSV files: (table, path under the tree). A missing file gives an empty table.
 TSV_TABLES = [
@@ -170,8 +172,8 @@ def build(root=ROOT, out=None, quiet=False, results=None, here=()):
     db.executescript("""
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
         CREATE TABLE results_files (path TEXT PRIMARY KEY, kind TEXT, id TEXT, label TEXT, partial INTEGER,
-                                    collected TEXT, environment TEXT, gzip BLOB, role TEXT, position INTEGER,
-                                    here INTEGER);
+                                    collected TEXT, environment TEXT, gzip BLOB, invalid TEXT, role TEXT,
+                                    position INTEGER, here INTEGER);
         CREATE TABLE runs (path TEXT, column_id TEXT, family TEXT, case_name TEXT, variant TEXT, verdict TEXT,
                            first_error TEXT, first_error_step TEXT, end_kind TEXT, end_outcome TEXT, sticky TEXT);
         CREATE TABLE steps (path TEXT, column_id TEXT, case_name TEXT, variant TEXT, step TEXT, status TEXT,
@@ -187,17 +189,19 @@ def build(root=ROOT, out=None, quiet=False, results=None, here=()):
         CREATE TABLE blobs (name TEXT PRIMARY KEY, data BLOB);
         CREATE TABLE sources (path TEXT PRIMARY KEY, text TEXT);
     """)
-    # results: every column, validated by the one reader and named as the dataset names it (stored_path); what it
-    # could not use is kept as a problem
-    disk, raw = {stored: path for stored, path, _, _ in files}, {}
-
-    def reader(stored):
-        raw[stored] = read_bytes(disk[stored])
-        return raw[stored]
-    results, loaded_problems = load_results([f[0] for f in files if f[2] == "column"], [f[0] for f in files if f[3]],
-                                            reader)
-    companions, companion_problems = load_results([f[0] for f in files if f[2] == "versions"], (), reader)
-    for problem in loaded_problems + companion_problems:
+    # results: every file read and validated once, by the one reader, and named as the dataset names it
+    # (stored_path); what the reader accepted of each is kept (accepted_form), and what it could not use as a problem
+    accepted, loaded, found = {}, {"column": [], "versions": []}, {"column": [], "versions": []}
+    for stored, path, role, mine in files:
+        read, said = read_results_file(stored, lambda _, path=path: read_bytes(path))
+        found[role] += said
+        if read is not None:
+            read.here = mine
+            accepted[stored] = accepted_form(read)          # before the columns are made: a partial run changes them
+            loaded[role].append(read)
+    results, made = as_columns(loaded["column"])
+    companions, companions_made = as_columns(loaded["versions"])
+    for problem in found["column"] + made + found["versions"] + companions_made:
         if getattr(problem, "scope", "file") != "superseded":     # a newer file of the same column: nothing lost
             problems.append("%s: %s" % (problem.path, problem.reason))
         db.execute("INSERT INTO problems VALUES (?,?,?)", (problem.path, getattr(problem, "scope", "file"), problem.reason))
@@ -206,11 +210,13 @@ def build(root=ROOT, out=None, quiet=False, results=None, here=()):
     for position, (rel, path, role, mine) in enumerate(files):   # the columns, and the files they superseded
         column = by_path.get(rel)
         env = column.environment if column else {}
-        db.execute("INSERT INTO results_files VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        text, invalid = accepted.get(rel, (None, None))
+        db.execute("INSERT INTO results_files VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                    (rel, column.kind if column else None, column.id if column else plain_name(os.path.basename(path)),
                     column.label if column else None, int(bool(column and column.partial)),
                     column.collected if column else None, json.dumps(env, sort_keys=True),
-                    gzip.compress(raw[rel], 9, mtime=0) if rel in raw else None, role, position, int(mine)))
+                    gzip.compress(text.encode("utf-8"), 9, mtime=0) if text is not None else None,
+                    json.dumps(invalid) if invalid is not None else None, role, position, int(mine)))
         for run in (column.runs if column and rel in shown else []):
             first = run.get("first_error") or {}
             end = run.get("end") or {}
@@ -304,21 +310,19 @@ class Dataset:
         return self._corpus
 
     def results(self, role="column"):
-        """(list of Results, list of Problem) of the columns the dataset was compiled from, as load_results gives
-        them (in the order read, this machine's run marked), read from the dataset's copy of each file by the one
-        reader; a file that could not be read at all is named with the reason it was left out. role "versions":
-        the companion columns only the versions pages read."""
-        rows = self.db.execute("SELECT path, gzip, here FROM results_files WHERE role = ? ORDER BY position",
-                               (role,)).fetchall()
-        files = {path: blob for path, blob, _ in rows if blob is not None}
-        unread = []
-        for path, blob, _ in rows:
-            if blob is None:
-                unread += [Problem(*row) for row in self.db.execute(
-                    "SELECT path, reason, scope FROM problems WHERE path = ? AND scope = 'file'", (path,))]
-        results, problems = load_results(list(files), [path for path, _, here in rows if here],
-                                         reader=lambda path: gzip.decompress(files[path]))
-        return results, unread + problems
+        """(list of Results, list of Problem) of the columns the dataset was compiled from, as load_results gave
+        them when it was compiled (in the order read, this machine's run marked), made again from what the reader
+        accepted of each file (nothing is read or validated again); the problems are those it named then. role
+        "versions": the companion columns only the versions pages read."""
+        loaded = [read_accepted(path, gzip.decompress(blob).decode("utf-8"), json.loads(invalid), bool(here))
+                  for path, blob, invalid, here in self.db.execute(
+                      "SELECT path, gzip, invalid, here FROM results_files WHERE role = ? AND gzip IS NOT NULL "
+                      "ORDER BY position", (role,))]
+        columns, _ = as_columns(loaded)                  # what making them columns says is among the problems kept
+        problems = [Problem(*row) for row in self.db.execute(
+            "SELECT p.path, p.reason, p.scope FROM problems p JOIN results_files f ON f.path = p.path "
+            "WHERE f.role = ? ORDER BY p.rowid", (role,))]
+        return columns, problems
 
     def status_table(self):
         """[(api, code, name, text)] of the newest table of the runtime's and cuBLAS's statuses

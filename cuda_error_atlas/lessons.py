@@ -46,18 +46,14 @@ class Case:
         return sentence(title, self.source).rstrip(".") if title else self.name.replace("_", " ")
 
     def variant_lines(self):
-        """{variant: (line number, text)} of the line that defines each variant."""
-        key = (self.source, tuple(sorted(self.variant_functions.items())))
-        if key not in _VARIANT_LINES:
-            _VARIANT_LINES[key] = self._variant_lines()
-        return _VARIANT_LINES[key]
-
-    def _variant_lines(self):
+        """{variant: (line number, text)} of the line that defines each variant (`static void NAME(void)`)."""
+        starts = {variant: "static void %s(void)" % function for variant, function in self.variant_functions.items()}
         lines = {}
         for number, text in enumerate(self.source.splitlines(), 1):
-            for variant, function in self.variant_functions.items():
-                if re.match(r"static void %s\(void\)" % re.escape(function), text):
-                    lines[variant] = (number, text)
+            if text.startswith("static void "):
+                for variant, start in starts.items():
+                    if text.startswith(start):
+                        lines[variant] = (number, text)
         return lines
 
     def variant_bodies(self):
@@ -74,9 +70,6 @@ class Case:
                     break
             bodies[variant] = body
         return bodies
-
-
-_VARIANT_LINES = {}
 
 
 @functools.lru_cache(maxsize=4096)

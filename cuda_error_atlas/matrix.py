@@ -255,6 +255,7 @@ class Matrix:
         self.columns = sorted(c_columns, key=lambda r: (not r.here, r.sort_key))
         self.pytorch = sorted((r for r in results if r.kind == "pytorch"), key=lambda r: r.sort_key)
         self.device = [c.has_device for c in self.columns]          # has_device of each column, in column order
+        self.labels = [c.label for c in self.columns]               # and its label
         self.cases = cases
         self._index = {r.id: {(run["case"], run["variant"]): run for run in r.runs} for r in results}
         names = list(cases)
@@ -463,12 +464,18 @@ def matrix_csv(matrix):
     writer = csv.writer(out)
     writer.writerow(["case", "family", "variant", "step", "environment", "observed", "kind", "status"])
     ids = [c.id for c in matrix.columns]
-    for row in matrix.rows:
-        head = [row.case, row.family, row.variant]
-        writer.writerows(head + ["", i, c.text, c.kind, c.status or ""] for i, c in zip(ids, row.cells))
-        writer.writerows(head + ["", c.id, x.text, x.kind, ""] for c, x in zip(matrix.pytorch, row.mirrors))
-        for step in matrix.step_rows(row.case, row.variant):
-            writer.writerows(head + [step.step, i, c.text, c.kind, c.status or ""] for i, c in zip(ids, step.cells))
+
+    def lines():
+        for row in matrix.rows:
+            case, family, variant = row.case, row.family, row.variant
+            for i, c in zip(ids, row.cells):
+                yield case, family, variant, "", i, c.text, c.kind, c.status or ""
+            for c, x in zip(matrix.pytorch, row.mirrors):
+                yield case, family, variant, "", c.id, x.text, x.kind, ""
+            for step in matrix.step_rows(case, variant):
+                for i, c in zip(ids, step.cells):
+                    yield case, family, variant, step.step, i, c.text, c.kind, c.status or ""
+    writer.writerows(lines())
     return out.getvalue()
 
 

@@ -25,9 +25,12 @@ def e(text):
     return html.escape("" if text is None else str(text), quote=True)
 
 
+NOT_IN_AN_ID = re.compile(r"[^A-Za-z0-9_.-]")
+
+
 def anchor(name):
     """The id of a status on status.html (and of anything else named by data)."""
-    return re.sub(r"[^A-Za-z0-9_.-]", "-", str(name))
+    return NOT_IN_AN_ID.sub("-", str(name))
 
 
 def script_json(data):
@@ -431,22 +434,36 @@ def broken_statuses(matrix):
 
 def gpu_columns(matrix):
     """Where a mistake's own status shows (without a driver every case fails alike)."""
-    return [c for c in matrix.columns if c.has_device] or matrix.columns
+    return [c for c, device in zip(matrix.columns, matrix.device) if device] or matrix.columns
+
+
+def related_items(matrix):
+    """({family: [case]}, {case: the start of its item in a list of related cases}), made once per matrix: every case
+    page lists the others of its family."""
+    if not hasattr(matrix, "_related_items"):
+        families, items = collections.defaultdict(list), {}
+        for name in matrix.case_names:
+            families[matrix.family.get(name)].append(name)
+            title = matrix.cases[name].human_title if name in matrix.cases else name
+            items[name] = "<li><a href='%s.html'>%s</a> <code>%s</code>" % (e(name), e(title), e(name))
+        matrix._related_items = families, items
+    return matrix._related_items
 
 
 def related_html(matrix, case, depth):
     mine = {cell.status for cell, _ in matrix.outcomes(case.name, "broken", gpu_columns(matrix)) if cell.status}
-    family = [n for n in matrix.case_names if matrix.family.get(n) == case.family and n != case.name]
+    families, items = related_items(matrix)
+    family = [n for n in families.get(case.family, ()) if n != case.name]
+    in_family = set(family)
     by_status = broken_statuses(matrix)
     same_status = collections.OrderedDict()
     for status in sorted(mine):
         for name in by_status.get(status, ()):
-            if name != case.name and name not in family:
+            if name != case.name and name not in in_family:
                 same_status.setdefault(name, []).append(status)
     same_status = list(same_status.items())
     def item(name, extra=""):
-        title = matrix.cases[name].human_title if name in matrix.cases else name
-        return "<li><a href='%s.html'>%s</a> <code>%s</code>%s</li>" % (e(name), e(title), e(name), extra)
+        return items[name] + extra + "</li>"
     parts = []
     if mine:
         parts.append("<p>The broken variant's statuses on a GPU: %s.</p>" % ", ".join(status_link(s, depth) for s in sorted(mine)))
@@ -512,17 +529,22 @@ def case_page(matrix, case):
         if key not in sections:
             return ""
         return "<h2>%s</h2>%s" % (e(heading or SECTION_TITLES[key]), paragraphs(sections[key], SECTION_TITLES[key], case.source))
-    steps = []
+    steps, shown = [], {}
+
+    def td(cell):                   # a step's cell: the same few outcomes recur down every column, each made once
+        key = (cell.kind, cell.value, cell.status)
+        if key not in shown:
+            shown[key] = "<td class='k-%s%s'>%s</td>" % (
+                e(cell.kind), " differs" if cell.value.startswith("✗") else "",
+                status_link(cell.status, depth, cell.value) if cell.status else e(cell.value))
+        return shown[key]
     for variant in ("broken", "fixed"):
         rows = matrix.step_rows(case.name, variant)
-        ran = [i for i, column in enumerate(matrix.columns)
-               if any(r.cells[i].kind not in ("skipped", "not-run") for r in rows)]
+        ran = [i for i in range(len(matrix.columns)) if any(r.cells[i].kind not in ("skipped", "not-run") for r in rows)]
         if rows and ran:
             head = "".join("<th>%s</th>" % e(STEP_NAMES.get(r.step, r.step)) for r in rows)
-            body = "".join("<tr><th>%s</th>%s</tr>" % (e(column.label), "".join(
-                "<td class='k-%s%s'>%s</td>" % (e(r.cells[i].kind), " differs" if r.cells[i].value.startswith("✗") else "",
-                                                status_link(r.cells[i].status, depth, r.cells[i].value) if r.cells[i].status else e(r.cells[i].value))
-                for r in rows)) for i, column in ((i, matrix.columns[i]) for i in ran))
+            body = "".join("<tr><th>%s</th>%s</tr>" % (e(matrix.labels[i]), "".join(td(r.cells[i]) for r in rows))
+                           for i in ran)
             left = len(matrix.columns) - len(ran)
             steps.append("<h3>%s variant</h3><div class=wrap><table class='outcomes keyed'><tr><th>environment</th>%s</tr>%s"
                          "</table></div>%s" % (variant.capitalize(), head, body, "<p class=note>%d environment%s that did not "
@@ -593,11 +615,13 @@ def statuses(matrix):
     seen = collections.defaultdict(lambda: collections.defaultdict(list))
     for column in matrix.columns:
         for run in column.runs:
-            for record in run.get("steps") or []:
-                if record.get("name") not in SUCCESS and not record.get("success"):
-                    key = (run["case"], run["variant"], record["step"], record.get("surfaced") or "call")
-                    if column not in seen[record["name"]][key]:
-                        seen[record["name"]][key].append(column)
+            for record in run.get("steps") or ():
+                if record.get("success") or record.get("name") in SUCCESS:
+                    continue
+                key = (run["case"], run["variant"], record["step"], record.get("surfaced") or "call")
+                where = seen[record["name"]][key]
+                if not where or where[-1] is not column:        # the columns come one after another
+                    where.append(column)
             end = run.get("end") or {}
             if end.get("kind") in ("signal", "timeout"):
                 key = (run["case"], run["variant"], "end", "process")

@@ -464,6 +464,27 @@ def load_results(paths, here=(), reader=read_bytes):
         if results is not None:
             results.here = os.path.abspath(path) in here
             loaded.append(results)
+    columns, found = as_columns(loaded)
+    return columns, problems + found
+
+
+def accepted_form(results):
+    """(JSON text, [[case, variant, reason]]): what read_results_file accepted of a file — its data after validation,
+    and the runs it could not read — for read_accepted to make the same Results again (the compiled dataset keeps
+    its columns so)."""
+    return json.dumps(results.data), sorted([case, variant, why] for (case, variant), why in results.invalid.items())
+
+
+def read_accepted(path, text, invalid=(), here=False):
+    """The Results that read_results_file made of a file, from accepted_form(): nothing is validated again."""
+    results = Results(path, json.loads(text), {(case, variant): why for case, variant, why in invalid})
+    results.here = here
+    return results
+
+
+def as_columns(loaded):
+    """(list of Results, list of Problem): files read (in the order named) made into columns, as load_results says."""
+    problems = []
     first, unique, partials = {}, [], []
     for results in loaded:
         if results.partial:

@@ -97,11 +97,13 @@ def _run_outcomes(run):
     if run.get("verdict") == "skip" or run.get("end", {}).get("outcome") == "exit:77":
         reason = run.get("skip_reason") or "skipped"
         return {"*": reason if reason.startswith(NOT_RUN) else "%s: %s" % (NOT_RUN, reason)}
-    outcomes = collections.OrderedDict()
-    for step in run.get("steps", []):
-        seen = outcomes.setdefault(step["step"], [])
-        if step["name"] not in seen:
-            seen.append(step["name"])
+    outcomes = {}
+    for record in run.get("steps", ()):
+        seen = outcomes.get(record["step"])
+        if seen is None:
+            outcomes[record["step"]] = [record["name"]]
+        elif record["name"] not in seen:
+            seen.append(record["name"])
     result = {step: ",".join(names) for step, names in outcomes.items()}
     result["end"] = run.get("end", {}).get("outcome", "?")
     return result
@@ -133,12 +135,13 @@ def observations(results_list, field="cudart"):
             if version not in seen or "*" in seen[version] and "*" not in outcomes:
                 seen[version] = outcomes
     for group, by_run in runs.items():
+        steps_of_group = per_group[group]
         for (case, variant), by_version in by_run.items():
-            steps = list(dict.fromkeys(s for outcomes in by_version.values() for s in outcomes if s != "*"))
-            for version, outcomes in by_version.items():
-                for step in steps:
-                    outcome = outcomes.get("*") or outcomes.get(step, "not reached")
-                    per_group[group][(case, variant, step)][version] = outcome
+            steps = dict.fromkeys(s for outcomes in by_version.values() for s in outcomes if s != "*")
+            for step in steps:
+                steps_of_group[(case, variant, step)] = {
+                    version: outcomes.get("*") or outcomes.get(step, "not reached")
+                    for version, outcomes in by_version.items()}
     return per_group, files
 
 

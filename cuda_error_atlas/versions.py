@@ -60,6 +60,9 @@ RUNTIME_NEVER_STARTED = {"cudaErrorInitializationError", "cudaErrorStubLibrary",
 
 # ---- stickiness ---------------------------------------------------------------
 
+PER_DEVICE_STEP = re.compile(r"usable_\d+$")          # the two-GPU cases' check of each device
+
+
 def _after(steps, index):
     return steps[index + 1:] if index is not None else []
 
@@ -99,7 +102,7 @@ def run_stickiness(run):
     # The two-GPU cases check every device after the mistake (usable_0,
     # usable_1): one fault is on one device, so another device was usable
     # when any check passed, and lost when every check failed.
-    per_device = [s for s in after if re.match(r"usable_\d+$", s["step"])]
+    per_device = [s for s in after if PER_DEVICE_STEP.match(s["step"])]
     if len(per_device) > 1 and not others:
         working = [s for s in per_device if s["success"]]
         found["other_devices"] = (("usable", working[0]["name"]) if working

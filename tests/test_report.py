@@ -18,6 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
+from cuda_error_atlas import dataset  # noqa: E402
 from cuda_error_atlas import report as atlas  # noqa: E402
 from cuda_error_atlas.results import ROOT, default_results_paths, load_results, read_bytes, version_key  # noqa: E402
 from cuda_error_atlas.lessons import load_cases  # noqa: E402
@@ -537,6 +538,23 @@ class ColumnsAndRuns(Fixtures):
         self.assertEqual(sum(c["here"] for c in data["columns"]), 1)
         self.assertIn("▶ this machine: H200", read(os.path.join(out, "index.html")))
         self.assertIn("**this machine:** H200", read(os.path.join(out, "matrix.md")))
+        # rendered from a dataset of this run and the committed columns, compiled beside the report
+        self.assertIn("from %s.sqlite" % out, done.stdout)
+        self.assertIsNone(dataset.stale(out + ".sqlite", results=[os.path.dirname(mine), COMMITTED],
+                                        here=[os.path.dirname(mine)]))
+        # this machine runs again: the report's dataset no longer matches its run, so it is rebuilt, saying why
+        again = json.loads(read(mine))
+        again["runs"][self.run_index(again, "lda_smaller_than_rows", "broken")]["first_error"]["name"] = \
+            "CUBLAS_STATUS_NOT_SUPPORTED"
+        self.write(os.path.relpath(mine, self.dir), again)
+        done = self.atlas("build", "--out", out, os.path.dirname(mine), COMMITTED)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertRegex(done.stderr, r"dataset: .* changed since %s\.sqlite was built; rebuilding" % re.escape(out))
+        data = page_data(read(os.path.join(out, "index.html")))
+        row = next(r for r in data["rows"] if (r[0], r[2]) == ("lda_smaller_than_rows", "broken"))
+        self.assertEqual(data["kinds"][row[4][0]][0], "NOT_SUPPORTED")
+        done = self.atlas("build", "--out", out, os.path.dirname(mine), COMMITTED)     # current: used as it is
+        self.assertNotIn("rebuilding", done.stderr)
 
     def test_a_partial_run_is_laid_over_the_complete_one(self):
         complete = self.write("complete/x_default.json", self.copy(id="x_default"))
@@ -642,6 +660,50 @@ class ColumnsAndRuns(Fixtures):
         self.assertEqual(matrix.cell(matrix.columns[0], "null_handle", "broken").kind, "not-run")
         # and a file without coverage is complete
         self.assertFalse(load_results([self.h100])[0][0].partial)
+
+
+class FromTheDataset(Fixtures):
+    """The report reads nothing but its dataset: a run's results files are compiled, with the committed columns,
+    into a dataset of their own, which is refused once it no longer matches them."""
+
+    def test_this_machines_run_is_read_from_its_dataset_alone(self):
+        mine = self.copy(gpu="NVIDIA X", id="x_default")
+        mine["runs"][self.run_index(mine, "lda_smaller_than_rows", "broken")]["first_error"]["name"] = \
+            "CUBLAS_STATUS_NOT_SUPPORTED"
+        path = self.write("mine/x_default.json", mine)
+        results, here = [os.path.dirname(path), COMMITTED], [os.path.dirname(path)]
+        compiled = os.path.join(self.dir, "atlas.sqlite")
+        dataset.build(ROOT, compiled, quiet=True, results=results, here=here)
+        os.remove(path)                                     # from here on, only the dataset has this run
+        report = atlas.read(dataset.Dataset(compiled))
+        column = report.matrix.columns[0]
+        self.assertEqual((column.id, column.here, column.path), ("x_default", True, path))
+        self.assertEqual(sum(c.here for c in report.matrix.columns), 1)
+        self.assertEqual(report.matrix.cell(column, "lda_smaller_than_rows", "broken").value, "NOT_SUPPORTED")
+        self.assertEqual([p for p in report.problems if p.scope != "superseded"], [])
+        self.assertGreater(len(report.matrix.columns), 20)                   # the committed columns too
+        self.assertTrue(report.companions)                                   # and those only the versions pages read
+        self.assertTrue(all(not c.has_device for c in report.companions))
+        self.assertIn("an illegal memory access was encountered", [t for _, _, _, t in report.status_table])
+        out = os.path.join(self.dir, "report")
+        atlas.write(report, out)
+        self.assertIn("▶ this machine: X", read(os.path.join(out, "index.html")))
+        # the run's file is gone: the dataset is stale, and is never used as it is
+        why = dataset.stale(compiled, results=results, here=here)
+        self.assertIn("or a results file it holds, changed since", why)
+        with self.assertRaises(RuntimeError):
+            dataset.open_dataset(compiled, results=results, here=here, rebuild=False)
+        # nor is a dataset of other results files this report's
+        self.assertIn("holds the columns of other results files", dataset.stale(compiled, results=[COMMITTED]))
+        self.assertIn("holds the columns of other results files", dataset.stale(compiled))
+
+    def test_a_file_that_cannot_be_read_is_named_from_the_dataset(self):
+        missing = os.path.join(self.dir, "missing.json")
+        compiled = os.path.join(self.dir, "atlas.sqlite")
+        dataset.build(ROOT, compiled, quiet=True, results=[self.h100, missing])
+        results, problems = dataset.Dataset(compiled).results()
+        self.assertEqual([r.id for r in results], [load_results([self.h100])[0][0].id])
+        self.assertEqual([(p.path, p.reason, p.scope) for p in problems], [(missing, "does not exist", "file")])
 
 
 class Fuzz(unittest.TestCase):
