@@ -171,6 +171,9 @@ BLIND2_FROM = 164
 # A third, collected 2026-11-24 (second round) by a helper who never saw explain, after explain's stages, the status
 # history, 51 documented causes and 133 catalogue entries were written, and measured once before any change
 BLIND3_FROM = 214
+# A fourth, collected 2026-11-24 (second round) by a helper who never saw explain, while explain's last changes were
+# made on odd rows, and measured once after they were frozen
+BLIND4_FROM = 262
 
 
 def _number(row_id):
@@ -190,7 +193,12 @@ def blind2(row_id):
 
 def blind3(row_id):
     number = _number(row_id)
-    return number is not None and number >= BLIND3_FROM
+    return number is not None and BLIND3_FROM <= number < BLIND4_FROM
+
+
+def blind4(row_id):
+    number = _number(row_id)
+    return number is not None and number >= BLIND4_FROM
 
 
 def half(row_id):
@@ -256,6 +264,7 @@ def main(argv=None):
         f["halves"]["blind"] = figures([r for r in results if blind(r["id"])])
         f["halves"]["blind2"] = figures([r for r in results if blind2(r["id"])])
         f["halves"]["blind3"] = figures([r for r in results if blind3(r["id"])])
+        f["halves"]["blind4"] = figures([r for r in results if blind4(r["id"])])
     if args.unquoted:
         unquoted = run(rows, corpus, unquoted=True)
         f["unquoted"] = figures(unquoted)
@@ -274,7 +283,8 @@ def main(argv=None):
                        ("even", "even rows (held out; ties ordered by the odd rows' causes alone)"),
                        ("blind", "rows rw%03d-rw%03d (collected blind, 2026-11-22)" % (BLIND_FROM, BLIND2_FROM - 1)),
                        ("blind2", "rows rw%03d-rw%03d (collected blind, 2026-11-24)" % (BLIND2_FROM, BLIND3_FROM - 1)),
-                       ("blind3", "rows rw%03d on (collected blind, 2026-11-24, second round)" % BLIND3_FROM)):
+                       ("blind3", "rows rw%03d-rw%03d (collected blind, 2026-11-24, second round)" % (BLIND3_FROM, BLIND4_FROM - 1)),
+                       ("blind4", "rows rw%03d on (collected blind, 2026-11-24, second round, the fourth batch)" % BLIND4_FROM)):
         if "halves" in f:
             o = f["halves"][name]["overall"]
             print("\n%s: %d rows — covered top-1 %s (%d/%d), top-3 %s (%d/%d); uncovered honest %s (%d/%d), their "
