@@ -174,6 +174,26 @@ class WhatAStatusSays(unittest.TestCase):
         self.assertEqual([c.case for c in answer.candidates if c.confidence == E.CAUSE], [])
 
 
+class Documented(unittest.TestCase):
+    def shown(self, text):
+        return [d[2]["key"] for d in E.explain(text, corpus()).documented[:3]]
+
+    def test_a_library_bug_is_shown_for_what_library_bugs_return(self):
+        self.assertIn("library_kernel_bug", self.shown("RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when "
+                                                       "calling `cublasGemmEx( handle, opa, opb, m, n, k)`"))
+        self.assertIn("library_kernel_bug", self.shown("RuntimeError: CUDA error: an illegal memory access was encountered"))
+        self.assertNotIn("library_kernel_bug", self.shown("CUDA error: out of memory"))
+
+    def test_a_cudnn_version_mismatch_is_shown(self):
+        self.assertIn("cudnn_version_mismatch", self.shown(
+            "RuntimeError: cuDNN version mismatch: PyTorch was compiled against 7003 but linked against 7300"))
+
+    def test_the_only_case_of_a_status_stays_the_cause_beside_a_documented_library_bug(self):
+        answer = E.explain("CUDA error: misaligned address", corpus())
+        self.assertEqual([c.case for c in answer.causes()], ["misaligned_access_in_kernel"])
+        self.assertIn("library_kernel_bug", [d[2]["key"] for d in answer.documented[:3]])
+
+
 class Shortcuts(unittest.TestCase):
     """What makes explain fast must not change what it answers."""
 
