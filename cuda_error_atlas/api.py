@@ -14,7 +14,6 @@ from the compiled dataset.
 """
 import argparse
 import json
-import sys
 
 from .dataset import open_dataset
 

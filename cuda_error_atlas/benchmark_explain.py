@@ -43,7 +43,7 @@ import sys
 import time
 
 
-from .results import ROOT, default_results_paths
+from .results import ROOT
 from .dataset import open_dataset
 from .explainer import CAUSE, Corpus, RealWorld, _normalize, _similar, explain
 

@@ -27,8 +27,9 @@ import time
 from . import rules as rules_reader
 from .lessons import load_cases
 from .results import ROOT, Problem, accepted_form, as_columns, companion_paths, default_results_paths, expand, \
-    plain_name, read_accepted, read_bytes, read_results_file, version_key
+    plain_name, read_accepted, read_bytes, read_results_file
 from .statuses import read_status_table
+from .version_numbers import version_key
 
 # 2: results_files says each file's role, its place in the order read, and this machine's run; 3: it keeps what the
 # results reader accepted of each file (gzip, invalid), not the file as it was
@@ -45,7 +46,7 @@ TSV_TABLES = [
 ]
 # What a dataset is compiled from: when any of these is newer than the dataset (or one appears or goes), it is stale.
 INPUT_FOLDERS = ("cases", "expected", "data")
-CODE = ("dataset.py", "explainer.py", "statuses.py", "results.py", "lessons.py", "rules.py")
+CODE = ("dataset.py", "explainer.py", "statuses.py", "results.py", "lessons.py", "rules.py", "version_numbers.py")
 
 
 def in_checkout(root=ROOT):

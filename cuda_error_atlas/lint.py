@@ -13,7 +13,6 @@ never match. Each problem is `file:line: why`; exit 1 when there is one.
 """
 import argparse
 import os
-import sys
 
 from . import rules as rules_reader
 from .results import ROOT, read_results_file

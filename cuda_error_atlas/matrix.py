@@ -8,7 +8,8 @@ import re
 import io
 import json
 
-from .results import SUCCESS, VARIANTS, version_key
+from .results import SUCCESS, VARIANTS
+from .version_numbers import version_key
 from .statuses import short
 
 # What a cell can say, in the order of the legend. Each has a symbol, so that

@@ -13,7 +13,8 @@ import re
 import shutil
 
 from .lessons import SECTIONS, sentence
-from .results import SUCCESS, version_key
+from .results import SUCCESS
+from .version_numbers import version_key
 from .matrix import KINDS, MARKS, changed_variants, comparisons, differences, pytorch_cell
 
 SECTION_TITLES = dict(SECTIONS)

@@ -1,12 +1,13 @@
 """The one reader of results files: validated field by field against the
 schema (data/results.schema.json describes it), never silently dropped; read
 plain or gzip-compressed. Standard library only; no HTML here."""
-import functools
 import glob
 import gzip
 import json
 import os
 import re
+
+from .version_numbers import version_key
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS_SCHEMA = "cuda-error-atlas/results/"
@@ -56,13 +57,6 @@ class Problem(tuple):
 
 class Unusable(Exception):
     """A results file that cannot be used at all, and why."""
-
-
-def version_key(version):
-    """"12.10" -> (12, 10): runtime versions in numeric order (11.8 < 12.4 <
-    12.10 < 13.0); anything unparsable ("none", "?") sorts first."""
-    parts = re.findall(r"\d+", str(version or ""))
-    return tuple(int(p) for p in parts) if parts else ()
 
 
 class Results:

@@ -26,10 +26,8 @@ import time
 from . import pages
 from . import versions as atlas_versions
 from .dataset import default_path, open_dataset
-from .matrix import Matrix, STATUS_WORD, changed_variants, comparisons, differences, matrix_csv, matrix_json, \
-    matrix_markdown
-from .pages import anchor, atlas_index, case_page, e, page, paragraphs, script_json, status_link, statuses, \
-    steps_script, where_html
+from .matrix import Matrix, STATUS_WORD, comparisons, differences, matrix_csv, matrix_json, matrix_markdown
+from .pages import anchor, atlas_index, case_page, e, page, script_json, statuses, steps_script, where_html
 from .results import ROOT, SUCCESS
 from .statuses import short
 

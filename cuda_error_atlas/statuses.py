@@ -25,7 +25,8 @@ import glob
 import os
 import re
 
-from .results import ROOT, version_key
+from .results import ROOT
+from .version_numbers import version_key
 
 SUCCESS_NAMES = {"cudaSuccess", "CUDA_SUCCESS", "CUBLAS_STATUS_SUCCESS", "ncclSuccess", "CUDNN_STATUS_SUCCESS",
                  "CUSOLVER_STATUS_SUCCESS", "CUFFT_SUCCESS", "NVRTC_SUCCESS"}

@@ -7,7 +7,6 @@ tests replay them for good).
 """
 import argparse
 import copy
-import glob
 import hashlib
 import json
 import os
@@ -20,7 +19,7 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from cuda_error_atlas.results import ROOT, default_results_paths, load_results, read_bytes  # noqa: E402
+from cuda_error_atlas.results import default_results_paths, load_results, read_bytes  # noqa: E402
 from cuda_error_atlas.lessons import load_cases  # noqa: E402
 from cuda_error_atlas.matrix import Matrix, matrix_csv, matrix_json, matrix_markdown  # noqa: E402
 from cuda_error_atlas.pages import case_page, changes_html, matrix_html, status_index, steps_script  # noqa: E402

@@ -3,7 +3,6 @@ command line — on the committed corpus, and on a small tree made here for
 what the committed one cannot show (a case with rules but no results, a
 documented-only cause)."""
 import contextlib
-import glob
 import io
 import json
 import os

@@ -20,7 +20,8 @@ sys.path.insert(0, HERE)
 
 from cuda_error_atlas import dataset  # noqa: E402
 from cuda_error_atlas import report as atlas  # noqa: E402
-from cuda_error_atlas.results import ROOT, default_results_paths, load_results, read_bytes, version_key  # noqa: E402
+from cuda_error_atlas.results import ROOT, default_results_paths, load_results, read_bytes  # noqa: E402
+from cuda_error_atlas.version_numbers import version_key  # noqa: E402
 from cuda_error_atlas.lessons import load_cases  # noqa: E402
 from cuda_error_atlas.matrix import STATUS_WORD, Matrix, comparisons, differences, stale_lessons  # noqa: E402
 from browser import Browser, chromium  # noqa: E402

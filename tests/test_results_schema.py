@@ -5,7 +5,6 @@ companion). Every committed file must satisfy it; that needs the jsonschema pack
 python3-jsonschema), and the test says so and skips where it is missing. That the schema is JSON and names the
 reader's own required fields needs nothing but the standard library."""
 import glob
-import gzip
 import json
 import os
 import unittest

@@ -4,7 +4,6 @@ finds a pasted line's status and cases, and in headless Chromium no page is wide
 phone."""
 import glob
 import html.parser
-import json
 import os
 import re
 import shutil
