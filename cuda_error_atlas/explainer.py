@@ -986,10 +986,10 @@ class Candidate:
 
     def from_text(self):
         """How much of the score the text itself earns — the status's call, versions and place, a recorded message,
-        the text's words, PyTorch's own refusal — as against what the corpus says of the case (how many statuses its
+        the text's words, PyTorch's own refusal, a framework's message that signals the case's cause — as against what the corpus says of the case (how many statuses its
         mistake returns, whether a GPU ran it, the header's wording): the score less the score without them."""
         corpus_only = dict(self.parts)
-        for kind in ("message", "context", "unlike_pytorch"):
+        for kind in ("message", "context", "unlike_pytorch", "framework"):
             corpus_only.pop(kind, None)
         for kind in ("status", "lesson_status"):
             if kind in corpus_only:
@@ -1755,8 +1755,10 @@ def format_text(answer, corpus, show=3, every=False):
         routine, number, found = answer.parameter
         lines.append("decoded: cuBLAS's parameter %d of %s is %s (%s; the handle is not counted)" % (
             number, routine, "/".join(sorted({p for _, p in found})), ", ".join(sorted({f for f, _ in found}))))
-    for entry in answer.frameworks[:2]:
-        # what the framework's own source says it prints this message for
+    printed_by = {w.lower() for w in answer.wrappers}
+    for entry in [e for e in answer.frameworks if e["framework"].lower() in printed_by][:2]:
+        # what the framework's own source says it prints this message for (where the text shows that framework
+        # printed it: a bare runtime string is what every program's check prints)
         key = entry.get("cause_key", "-")
         lines.append("%s prints this for: %s%s (%s)" % (
             entry["framework"], entry.get("meaning", "").rstrip("."),

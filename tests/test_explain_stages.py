@@ -174,6 +174,21 @@ class WhatAStatusSays(unittest.TestCase):
         self.assertEqual([c.case for c in answer.candidates if c.confidence == E.CAUSE], [])
 
 
+class FrameworkMessages(unittest.TestCase):
+    def test_a_context_that_could_not_be_created_for_want_of_memory_is_memory_held_elsewhere(self):
+        # TensorFlow's cuDevicePrimaryCtxRetain failing with out of memory: the context's creation, not one request
+        answer = E.explain("E tensorflow/stream_executor/cuda/cuda_driver.cc:399] failed call to cuDevicePrimaryCtxRetain: "
+                           "CUDA_ERROR_OUT_OF_MEMORY: out of memory; total memory reported: 11554717696", corpus())
+        self.assertEqual(answer.answers[0].key, "gpu_memory_held_by_other_process")
+
+    def test_what_a_framework_prints_a_message_for_is_said_only_where_it_printed_it(self):
+        bare = E.format_text(E.explain("CUDA error: an illegal memory access was encountered", corpus()), corpus())
+        self.assertNotIn("pytorch prints this for", bare)
+        torch = E.format_text(E.explain("RuntimeError: CUDA error: an illegal memory access was encountered", corpus()),
+                              corpus())
+        self.assertIn("pytorch prints this for", torch)
+
+
 class Documented(unittest.TestCase):
     def shown(self, text):
         return [d[2]["key"] for d in E.explain(text, corpus()).documented[:3]]
