@@ -33,7 +33,7 @@ from .version_numbers import version_key
 
 # 2: results_files says each file's role, its place in the order read, and this machine's run; 3: it keeps what the
 # results reader accepted of each file (gzip, invalid), not the file as it was
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 PACKAGED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "atlas.sqlite")
 # Evidence tables compiled from plain TSV files: (table, path under the tree). A missing file gives an empty table.
 TSV_TABLES = [
@@ -42,6 +42,7 @@ TSV_TABLES = [
     ("causes", "data/causes.tsv"),
     ("framework_messages", "data/frameworks/messages.tsv"),
     ("status_history", "data/status_history/statuses.tsv"),
+    ("mistake_history", "data/status_history/mistakes.tsv"),
     ("cublas_parameters", "data/cublas_parameters/parameters.tsv"),
 ]
 # What a dataset is compiled from: when any of these is newer than the dataset (or one appears or goes), it is stale.
