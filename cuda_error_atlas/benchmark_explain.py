@@ -174,6 +174,9 @@ BLIND3_FROM = 214
 # A fourth, collected 2026-11-24 (second round) by a helper who never saw explain, while explain's last changes were
 # made on odd rows, and measured once after they were frozen
 BLIND4_FROM = 262
+# A fifth, collected 2026-11-24 (second round) by a helper who never saw explain, measured once with explain frozen
+# after the changes made on odd rows once the fourth was measured
+BLIND5_FROM = 302
 
 
 def _number(row_id):
@@ -198,7 +201,12 @@ def blind3(row_id):
 
 def blind4(row_id):
     number = _number(row_id)
-    return number is not None and number >= BLIND4_FROM
+    return number is not None and BLIND4_FROM <= number < BLIND5_FROM
+
+
+def blind5(row_id):
+    number = _number(row_id)
+    return number is not None and number >= BLIND5_FROM
 
 
 def half(row_id):
@@ -265,6 +273,7 @@ def main(argv=None):
         f["halves"]["blind2"] = figures([r for r in results if blind2(r["id"])])
         f["halves"]["blind3"] = figures([r for r in results if blind3(r["id"])])
         f["halves"]["blind4"] = figures([r for r in results if blind4(r["id"])])
+        f["halves"]["blind5"] = figures([r for r in results if blind5(r["id"])])
     if args.unquoted:
         unquoted = run(rows, corpus, unquoted=True)
         f["unquoted"] = figures(unquoted)
@@ -284,7 +293,8 @@ def main(argv=None):
                        ("blind", "rows rw%03d-rw%03d (collected blind, 2026-11-22)" % (BLIND_FROM, BLIND2_FROM - 1)),
                        ("blind2", "rows rw%03d-rw%03d (collected blind, 2026-11-24)" % (BLIND2_FROM, BLIND3_FROM - 1)),
                        ("blind3", "rows rw%03d-rw%03d (collected blind, 2026-11-24, second round)" % (BLIND3_FROM, BLIND4_FROM - 1)),
-                       ("blind4", "rows rw%03d on (collected blind, 2026-11-24, second round, the fourth batch)" % BLIND4_FROM)):
+                       ("blind4", "rows rw%03d-rw%03d (collected blind, 2026-11-24, second round, the fourth batch)" % (BLIND4_FROM, BLIND5_FROM - 1)),
+                       ("blind5", "rows rw%03d on (collected blind, 2026-11-24, second round, the fifth batch)" % BLIND5_FROM)):
         if "halves" in f:
             o = f["halves"][name]["overall"]
             print("\n%s: %d rows — covered top-1 %s (%d/%d), top-3 %s (%d/%d); uncovered honest %s (%d/%d), their "
