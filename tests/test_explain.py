@@ -776,10 +776,10 @@ class RealWorldFloor(unittest.TestCase):
         # every row answered with the real-world counts of the other rows (leave one out)
         results = benchmark_explain.run(benchmark_explain.read_rows(benchmark_explain.ROWS), corpus())
         figures = benchmark_explain.figures(results)["overall"]
-        # measured 2026-11-24 (213 rows, 138 covered): top-1 71.7%, top-3 89.1%, honest 94.7%. The 50 rows of the
-        # second blind batch (rw164 on, first measured 48.3% / 65.5% / 85.7%) brought the figures down from 83%/95%
-        self.assertGreaterEqual(figures["covered"], 120)
-        self.assertGreaterEqual(figures["top1"] / figures["covered"], 0.69, figures)
+        # measured 2026-11-24, second round (346 rows, 215 covered): top-1 67.4%, top-3 88.4%, honest 96.9%. Each
+        # blind batch brought the top-1 down (from 83% on the first 163 rows): the fifth's first measurement is 47.8%
+        self.assertGreaterEqual(figures["covered"], 200)
+        self.assertGreaterEqual(figures["top1"] / figures["covered"], 0.64, figures)
         self.assertGreaterEqual(figures["top3"] / figures["covered"], 0.86, figures)
         self.assertGreaterEqual(figures["honest"] / max(1, figures["uncovered"]), 0.92, figures)
 
@@ -807,12 +807,15 @@ class RealWorldFloor(unittest.TestCase):
                     "even": benchmark_explain.run([row for row in rows if row not in odd], corpus(), benchmark_explain.real_world(odd)),
                     "blind": [r for r in every if benchmark_explain.blind(r["id"])],
                     "blind2": [r for r in every if benchmark_explain.blind2(r["id"])],
-                    "blind3": [r for r in every if benchmark_explain.blind3(r["id"])]}
-        # measured 2026-11-24 (second round, 261 rows): odd 71.1% / 91.6% / 97.9%, even 69.6% / 88.6% / 98.0%, first
-        # blind batch 86.4% / 95.5% / 100%, second 50.0% / 76.7% / 95.0%, third 60.9% / 78.3% / 96.0% (as first
-        # measured: 60.9% / 73.9% / 68.0%)
-        for half, top1, top3, honest in (("odd", 0.69, 0.89, 0.94), ("even", 0.67, 0.85, 0.94), ("blind", 0.80, 0.90, 0.90),
-                                         ("blind2", 0.45, 0.70, 0.90), ("blind3", 0.55, 0.70, 0.90)):
+                    "blind3": [r for r in every if benchmark_explain.blind3(r["id"])],
+                    "blind4": [r for r in every if benchmark_explain.blind4(r["id"])],
+                    "blind5": [r for r in every if benchmark_explain.blind5(r["id"])]}
+        # measured 2026-11-24 (second round, 346 rows): odd 72.0% / 91.6% / 97.0%, even 63.0% / 85.2% / 96.9%, blind
+        # batches today 86.4/95.5/100, 48.5/81.8/94.1, 66.7/77.8/95.2, 65.2/82.6/94.1, and the fifth as first measured
+        # 47.8/82.6/95.5
+        for half, top1, top3, honest in (("odd", 0.69, 0.89, 0.94), ("even", 0.60, 0.82, 0.94), ("blind", 0.80, 0.90, 0.90),
+                                         ("blind2", 0.45, 0.75, 0.90), ("blind3", 0.60, 0.70, 0.90),
+                                         ("blind4", 0.60, 0.75, 0.90), ("blind5", 0.45, 0.78, 0.90)):
             figures = benchmark_explain.figures(answered[half])["overall"]
             self.assertGreaterEqual(figures["top1"] / figures["covered"], top1, (half, figures))
             self.assertGreaterEqual(figures["top3"] / figures["covered"], top3, (half, figures))
