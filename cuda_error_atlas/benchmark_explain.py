@@ -17,7 +17,7 @@ against the committed corpus. It prints, overall and per wrapper:
 - with --split, the same figures for the odd-numbered rows (rw001, rw003,
   ...: where ranking was developed) and the even-numbered ones (held out),
   so that a rule fitted to the rows it was tried on shows as a gap, and for
-  the rows collected blind after the ranking was frozen (BLIND_FROM on);
+  the rows of each blind batch (BLIND_BATCHES);
 - how often "the cause" was right: of the rows where explain named a case
   the cause, those where one such case is the row's own;
 - with --unquoted, the same figures with no lesson quoting the row's own
@@ -162,21 +162,19 @@ def figures(results):
             "seconds": {"median": seconds[len(seconds) // 2], "max": seconds[-1]}}
 
 
-# Rows collected after the ranking was last changed, by helpers who never saw explain's answers (2026-11-22): their
-# figures as first measured are the README's blind figures; anything changed since was fitted to them too
-BLIND_FROM = 128
-# A second blind batch, collected 2026-11-24 by a helper who never saw explain, after explain's causes, catalogue,
-# parameter decoding and size weighing were written and before it was measured on them
-BLIND2_FROM = 164
-# A third, collected 2026-11-24 (second round) by a helper who never saw explain, after explain's stages, the status
-# history, 51 documented causes and 133 catalogue entries were written, and measured once before any change
-BLIND3_FROM = 214
-# A fourth, collected 2026-11-24 (second round) by a helper who never saw explain, while explain's last changes were
-# made on odd rows, and measured once after they were frozen
-BLIND4_FROM = 262
-# A fifth, collected 2026-11-24 (second round) by a helper who never saw explain, measured once with explain frozen
-# after the changes made on odd rows once the fourth was measured
-BLIND5_FROM = 302
+# The blind batches: rows collected by helpers who never saw explain's answers, each measured once when it came in
+# (its first measurement is its figure; anything changed since was fitted to it too). (name, first row, when and how.)
+BLIND_BATCHES = [
+    ("blind", 128, "collected blind, 2026-11-22"),
+    # after explain's causes, catalogue, parameter decoding and size weighing were written, before it was measured
+    ("blind2", 164, "collected blind, 2026-11-24"),
+    # after explain's stages, the status history, 51 documented causes and 133 catalogue entries, measured at once
+    ("blind3", 214, "collected blind, 2026-11-24, second round"),
+    # collected while explain's last changes were made on odd rows, measured once after they were frozen
+    ("blind4", 262, "collected blind, 2026-11-24, second round, the fourth batch"),
+    # measured once with explain frozen after the changes made on odd rows once the fourth was measured
+    ("blind5", 302, "collected blind, 2026-11-24, second round, the fifth batch"),
+]
 
 
 def _number(row_id):
@@ -184,29 +182,32 @@ def _number(row_id):
     return int(digits) if digits else None
 
 
-def blind(row_id):
+def blind_batch(row_id):
+    """The name of the blind batch a row belongs to, or None (the rows collected before the first)."""
     number = _number(row_id)
-    return number is not None and BLIND_FROM <= number < BLIND2_FROM
+    if number is None:
+        return None
+    return next((name for name, first, _ in reversed(BLIND_BATCHES) if number >= first), None)
+
+
+def blind(row_id):
+    return blind_batch(row_id) == "blind"
 
 
 def blind2(row_id):
-    number = _number(row_id)
-    return number is not None and BLIND2_FROM <= number < BLIND3_FROM
+    return blind_batch(row_id) == "blind2"
 
 
 def blind3(row_id):
-    number = _number(row_id)
-    return number is not None and BLIND3_FROM <= number < BLIND4_FROM
+    return blind_batch(row_id) == "blind3"
 
 
 def blind4(row_id):
-    number = _number(row_id)
-    return number is not None and BLIND4_FROM <= number < BLIND5_FROM
+    return blind_batch(row_id) == "blind4"
 
 
 def blind5(row_id):
-    number = _number(row_id)
-    return number is not None and number >= BLIND5_FROM
+    return blind_batch(row_id) == "blind5"
 
 
 def half(row_id):
@@ -269,11 +270,8 @@ def main(argv=None):
         odd = [row for row in rows if half(row["id"]) == "odd"]
         even = run([row for row in rows if half(row["id"]) == "even"], corpus, real_world(odd))
         f["halves"] = {"odd": figures([r for r in results if half(r["id"]) == "odd"]), "even": figures(even)}
-        f["halves"]["blind"] = figures([r for r in results if blind(r["id"])])
-        f["halves"]["blind2"] = figures([r for r in results if blind2(r["id"])])
-        f["halves"]["blind3"] = figures([r for r in results if blind3(r["id"])])
-        f["halves"]["blind4"] = figures([r for r in results if blind4(r["id"])])
-        f["halves"]["blind5"] = figures([r for r in results if blind5(r["id"])])
+        for name, _, _ in BLIND_BATCHES:
+            f["halves"][name] = figures([r for r in results if blind_batch(r["id"]) == name])
     if args.unquoted:
         unquoted = run(rows, corpus, unquoted=True)
         f["unquoted"] = figures(unquoted)
@@ -288,13 +286,11 @@ def main(argv=None):
         print("the corpus from build/explain-cache/ (every call after the first, until an input changes): %.3f s; "
               "one call then: %.3f s" % (f["cached_corpus_seconds"], f["cached_corpus_seconds"] + f["seconds"]["max"]))
     print("ties ordered by how often the other rows had each cause (leave one out)")
-    for name, what in (("odd", "odd rows (ranking developed on these)"),
-                       ("even", "even rows (held out; ties ordered by the odd rows' causes alone)"),
-                       ("blind", "rows rw%03d-rw%03d (collected blind, 2026-11-22)" % (BLIND_FROM, BLIND2_FROM - 1)),
-                       ("blind2", "rows rw%03d-rw%03d (collected blind, 2026-11-24)" % (BLIND2_FROM, BLIND3_FROM - 1)),
-                       ("blind3", "rows rw%03d-rw%03d (collected blind, 2026-11-24, second round)" % (BLIND3_FROM, BLIND4_FROM - 1)),
-                       ("blind4", "rows rw%03d-rw%03d (collected blind, 2026-11-24, second round, the fourth batch)" % (BLIND4_FROM, BLIND5_FROM - 1)),
-                       ("blind5", "rows rw%03d on (collected blind, 2026-11-24, second round, the fifth batch)" % BLIND5_FROM)):
+    ends = [first - 1 for _, first, _ in BLIND_BATCHES[1:]] + [None]
+    batches = [(name, "rows rw%03d%s (%s)" % (first, "-rw%03d" % end if end else " on", how))
+               for (name, first, how), end in zip(BLIND_BATCHES, ends)]
+    for name, what in [("odd", "odd rows (ranking developed on these)"),
+                       ("even", "even rows (held out; ties ordered by the odd rows' causes alone)")] + batches:
         if "halves" in f:
             o = f["halves"][name]["overall"]
             print("\n%s: %d rows — covered top-1 %s (%d/%d), top-3 %s (%d/%d); uncovered honest %s (%d/%d), their "

@@ -1111,13 +1111,13 @@ class Reading:
 
 def producers(corpus, error_names):
     """{index of a status the text names: the cases whose broken variant returns it (at the lesson's step)}."""
-    producers = collections.defaultdict(set)     # status index -> cases whose broken variant returns it
+    found = collections.defaultdict(set)
     for case, observations in corpus.observations.items():
         for obs in observations:
             for i, names in enumerate(error_names):
                 if obs.status in names and obs.lesson:
-                    producers[i].add(case)
-    return producers
+                    found[i].add(case)
+    return found
 
 
 def weigh_statuses(reading, corpus, candidates):

@@ -12,7 +12,7 @@ import functools
 import collections
 import os
 
-from . import version_numbers
+from .version_numbers import parse_version, range_key as version_key  # noqa: F401  (version_key: versions.py sorts by it)
 
 # The CUDA releases that exist (there is no 12.7), so that a change between
 # two tested versions can say whether a release between them went untested.
@@ -32,14 +32,6 @@ CUBLAS_RELEASES = ("11.11.3",
 KNOWN_RELEASES = {"cudart": CUDA_RELEASES, "cuda": CUDA_RELEASES, "cublas": CUBLAS_RELEASES}
 
 NOT_RUN = "not run"
-
-
-def parse_version(text):
-    """'12.4' -> (12, 4); '13.1.0' -> (13, 1, 0); anything else (none, ?, 12.x) -> None."""
-    return version_numbers.parse_version(text)
-
-
-version_key = version_numbers.range_key
 
 
 def sort_versions(versions):
