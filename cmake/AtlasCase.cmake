@@ -22,6 +22,7 @@ set(ATLAS_CASE_LIBRARIES
   "<cublasLt\\.h>" CUDA::cublasLt
   "<cusolverDn\\.h>" CUDA::cusolver
   "<cufft\\.h>" CUDA::cufft
+  "<curand\\.h>" CUDA::curand
   "<cuda\\.h>" CUDA::cuda_driver
   "<cudnn\\.h>" ATLAS_CUDNN_LIBRARY
   "<nccl\\.h>" ATLAS_NCCL_LIBRARY
