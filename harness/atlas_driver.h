@@ -61,6 +61,9 @@ struct atlas_driver {
     CUresult (*cuMemGetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr);
     CUresult (*cuMemAllocPitch)(CUdeviceptr *, size_t *, size_t, size_t, unsigned);
     CUresult (*cuMemFree)(CUdeviceptr);
+    CUresult (*cuMemAllocManaged)(CUdeviceptr *, size_t, unsigned);
+    CUresult (*cuMemAddressReserve)(CUdeviceptr *, size_t, size_t, CUdeviceptr, unsigned long long);
+    CUresult (*cuMemAddressFree)(CUdeviceptr, size_t);
     CUresult (*cuLinkCreate)(unsigned, CUjit_option *, void **, CUlinkState *);
     CUresult (*cuLinkAddData)(CUlinkState, CUjitInputType, void *, size_t, const char *, unsigned, CUjit_option *,
                               void **);
@@ -97,6 +100,9 @@ static const struct {
     ATLAS_DRIVER_FUNCTION(cuMemGetAddressRange, "cuMemGetAddressRange_v2"),
     ATLAS_DRIVER_FUNCTION(cuMemAllocPitch, "cuMemAllocPitch_v2"),
     ATLAS_DRIVER_FUNCTION(cuMemFree, "cuMemFree_v2"),
+    ATLAS_DRIVER_FUNCTION(cuMemAllocManaged, "cuMemAllocManaged"),
+    ATLAS_DRIVER_FUNCTION(cuMemAddressReserve, "cuMemAddressReserve"),
+    ATLAS_DRIVER_FUNCTION(cuMemAddressFree, "cuMemAddressFree"),
     ATLAS_DRIVER_FUNCTION(cuLinkCreate, "cuLinkCreate_v2"),
     ATLAS_DRIVER_FUNCTION(cuLinkAddData, "cuLinkAddData_v2"),
     ATLAS_DRIVER_FUNCTION(cuLinkComplete, "cuLinkComplete"),

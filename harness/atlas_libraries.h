@@ -1,14 +1,15 @@
-/* atlas_libraries.h — recording cuSOLVER, cuFFT, cuDNN and NCCL statuses.
+/* atlas_libraries.h — recording cuSOLVER, cuFFT, cuRAND, cuDNN and NCCL statuses.
  *
  * A case includes the library's own header first (that is what the build
- * links by: <cusolverDn.h>, <cufft.h>, <cudnn.h>, <nccl.h>), then this one;
- * each section below exists only when its library's header came first.
+ * links by: <cusolverDn.h>, <cufft.h>, <curand.h>, <cudnn.h>, <nccl.h>), then
+ * this one; each section below exists only when its library's header came first.
  *
  *   ATLAS_CUSOLVER("step", call)   ATLAS_CUFFT("step", call)
+ *   ATLAS_CURAND("step", call)
  *   ATLAS_CUDNN("step", call)      ATLAS_NCCL("step", call)
  *
  * Names come from the library where it has a function for them
- * (cudnnGetErrorString returns the enum's name); cuSOLVER, cuFFT and NCCL
+ * (cudnnGetErrorString returns the enum's name); cuSOLVER, cuFFT, cuRAND and NCCL
  * have none, so their enum names are spelled here, and a code these
  * headers do not know is recorded as <unknown:N>, never guessed.
  * (ncclGetErrorString returns a sentence, not a name: it goes to a note.)
@@ -96,6 +97,34 @@ static inline bool atlas_cufft_call(const char *step, const char *text, cufftRes
     return atlas_library_call(step, "cufft", text, (int)s, atlas_cufft_name(s), s == CUFFT_SUCCESS);
 }
 #define ATLAS_CUFFT(step, call) atlas_cufft_call((step), #call, (call))
+#endif
+
+#ifdef CURAND_H_
+static inline const char *atlas_curand_name(curandStatus_t s)
+{
+    switch (s) {
+        ATLAS_NAME_CASE(CURAND_STATUS_SUCCESS)
+        ATLAS_NAME_CASE(CURAND_STATUS_VERSION_MISMATCH)
+        ATLAS_NAME_CASE(CURAND_STATUS_NOT_INITIALIZED)
+        ATLAS_NAME_CASE(CURAND_STATUS_ALLOCATION_FAILED)
+        ATLAS_NAME_CASE(CURAND_STATUS_TYPE_ERROR)
+        ATLAS_NAME_CASE(CURAND_STATUS_OUT_OF_RANGE)
+        ATLAS_NAME_CASE(CURAND_STATUS_LENGTH_NOT_MULTIPLE)
+        ATLAS_NAME_CASE(CURAND_STATUS_DOUBLE_PRECISION_REQUIRED)
+        ATLAS_NAME_CASE(CURAND_STATUS_LAUNCH_FAILURE)
+        ATLAS_NAME_CASE(CURAND_STATUS_PREEXISTING_FAILURE)
+        ATLAS_NAME_CASE(CURAND_STATUS_INITIALIZATION_FAILED)
+        ATLAS_NAME_CASE(CURAND_STATUS_ARCH_MISMATCH)
+        ATLAS_NAME_CASE(CURAND_STATUS_INTERNAL_ERROR)
+    default:
+        return NULL;
+    }
+}
+static inline bool atlas_curand_call(const char *step, const char *text, curandStatus_t s)
+{
+    return atlas_library_call(step, "curand", text, (int)s, atlas_curand_name(s), s == CURAND_STATUS_SUCCESS);
+}
+#define ATLAS_CURAND(step, call) atlas_curand_call((step), #call, (call))
 #endif
 
 #ifdef CUDNN_H_
