@@ -19,7 +19,10 @@ import os
 import re
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from .results import ROOT
+
+# the tables explain reads (cuda-atlas status-tables writes them here)
+STATUS_NAMES = os.path.join(ROOT, "data", "status_names")
 
 
 def enum_values(text, first, prefix):
@@ -68,7 +71,7 @@ def library_text(library, function, value):
 
 
 def write(name, api, rows, source):
-    path = os.path.join(HERE, name)
+    path = os.path.join(STATUS_NAMES, name)
     with open(path, "w", encoding="utf-8") as f:
         f.write("# %s\n# Columns: api, code, name, text (what the library prints; empty where it cannot say without a GPU)\n" % source)
         for row_name, value, text in rows:
@@ -99,7 +102,7 @@ def main(argv):
     cuda = argv[1] if len(argv) > 1 else "/usr/local/cuda"
     include, lib = os.path.join(cuda, "include"), os.path.join(cuda, "lib64")
     read = lambda header: open(os.path.join(include, header), encoding="utf-8", errors="replace").read()
-    with open(os.path.join(HERE, "meanings_cuda-%s.tsv" % version(include, [("cuda.h", "CUDA_VERSION")])), "w", encoding="utf-8") as f:
+    with open(os.path.join(STATUS_NAMES, "meanings_cuda-%s.tsv" % version(include, [("cuda.h", "CUDA_VERSION")])), "w", encoding="utf-8") as f:
         f.write("# What each status means, from the doc comments of %s/include/driver_types.h (runtime) and cuda.h (driver API)\n"
                 "# Columns: name, meaning\n" % cuda)
         for header, pattern in (("driver_types.h", r"cudaError\w+"), ("cuda.h", r"CUDA_ERROR_\w+")):
@@ -132,6 +135,10 @@ def main(argv):
     write("cufft-%s.tsv" % cufft, "cufft",
           [(n, v, "") for n, v in enum_values(read("cufft.h"), "CUFFT_ALLOC_FAILED", "CUFFT_")],
           "cuFFT cufftResult: %s/include/cufft.h (CUFFT_VERSION %s)" % (cuda, cufft))
+    curand = "%s.%s.%s" % tuple(version(include, [("curand.h", m)]) for m in ("CURAND_VER_MAJOR", "CURAND_VER_MINOR", "CURAND_VER_PATCH"))
+    write("curand-%s.tsv" % curand, "curand",
+          [(n, v, "") for n, v in enum_values(read("curand.h"), "CURAND_STATUS_VERSION_MISMATCH", "CURAND_STATUS_")],
+          "cuRAND curandStatus_t: %s/include/curand.h (cuRAND %s)" % (cuda, curand))
 
 
 if __name__ == "__main__":

@@ -29,9 +29,9 @@ from .results import ROOT
 from .version_numbers import version_key
 
 SUCCESS_NAMES = {"cudaSuccess", "CUDA_SUCCESS", "CUBLAS_STATUS_SUCCESS", "ncclSuccess", "CUDNN_STATUS_SUCCESS",
-                 "CUSOLVER_STATUS_SUCCESS", "CUFFT_SUCCESS", "NVRTC_SUCCESS"}
+                 "CUSOLVER_STATUS_SUCCESS", "CUFFT_SUCCESS", "CURAND_STATUS_SUCCESS", "NVRTC_SUCCESS"}
 API_TITLE = {"cuda": "CUDA runtime", "cublas": "cuBLAS", "cu": "CUDA driver API", "nccl": "NCCL", "cudnn": "cuDNN",
-             "cusolver": "cuSOLVER", "cufft": "cuFFT", "nvrtc": "NVRTC", "legacy": "CUDA runtime before 10.1"}
+             "cusolver": "cuSOLVER", "cufft": "cuFFT", "curand": "cuRAND", "nvrtc": "NVRTC", "legacy": "CUDA runtime before 10.1"}
 
 # What printed the error: (wrapper, pattern). Order matters only for the name shown first.
 WRAPPERS = [
@@ -366,6 +366,8 @@ def _number_apis(text):
         apis.append("cusolver")
     if "cufft" in lowered:
         apis.append("cufft")
+    if "curand" in lowered:
+        apis.append("curand")
     if re.search(r"\bcu[A-Z]\w+|CUresult|driver api", text):
         apis.append("cu")
     return apis + [a for a in ("cuda", "cublas", "cu") if a not in apis]
