@@ -45,7 +45,7 @@ import time
 
 from .results import ROOT
 from .dataset import open_dataset
-from .explainer import CAUSE, Corpus, RealWorld, _normalize, _similar, explain
+from .explainer import CAUSE, Corpus, Reading, RealWorld, _normalize, _similar, explain, own_statuses
 
 ROWS = os.path.join(ROOT, "data", "real_world", "reports.tsv")
 
@@ -89,9 +89,11 @@ def judge(row, answer, known):
     return "honest", answer.kind
 
 
-def real_world(rows):
-    """The counts of real reports by cause, from these rows (explain's tie-breaker)."""
-    return RealWorld((row["id"], row["expected"]) for row in rows)
+def real_world(rows, corpus):
+    """The counts of real reports by case and by cause, with the statuses each names, from these rows (explain's
+    tie-breaker, and what shows a documented cause for a status)."""
+    return RealWorld((row["id"], row["expected"], row.get("cause_key", ""), own_statuses(Reading(row["text"], corpus)))
+                     for row in rows)
 
 
 def own_quotes(row, corpus):
@@ -116,7 +118,7 @@ def run(rows, corpus, counts=None, unquoted=False):
     are (and must not hold the rows answered). unquoted: each row answered with no lesson quoting its own text
     (a lesson may quote the very report a row was taken from; this shows what explain finds without it)."""
     known = set(corpus.case_names())
-    every = real_world(rows) if counts is None else None
+    every = real_world(rows, corpus) if counts is None else None
     results = []
     for row in rows:
         quoting = own_quotes(row, corpus) if unquoted else {}
@@ -268,7 +270,7 @@ def main(argv=None):
         # the odd rows as answered above (the counts of every other row); the even rows answered again with the
         # counts of the odd rows alone
         odd = [row for row in rows if half(row["id"]) == "odd"]
-        even = run([row for row in rows if half(row["id"]) == "even"], corpus, real_world(odd))
+        even = run([row for row in rows if half(row["id"]) == "even"], corpus, real_world(odd, corpus))
         f["halves"] = {"odd": figures([r for r in results if half(r["id"]) == "odd"]), "even": figures(even)}
         for name, _, _ in BLIND_BATCHES:
             f["halves"][name] = figures([r for r in results if blind_batch(r["id"]) == name])

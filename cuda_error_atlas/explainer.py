@@ -154,7 +154,6 @@ class Corpus:
         self.frameworks = _read_frameworks(root)
         # cuBLAS's "parameter number N" of each routine as it prints it (data/cublas_parameters/parameters.tsv)
         self.cublas_parameters = _read_cublas_parameters(root)
-        self.real_world = RealWorld.read(os.path.join(root, "data", "real_world", "reports.tsv"))
         for case, messages in list(self.messages.items()):
             merged = collections.OrderedDict()
             for message, where, kind in messages:
@@ -175,6 +174,9 @@ class Corpus:
             for word in set(re.findall(r"\w+", header.group(0) if header else "")) - {name}:
                 if word in self.cases:
                     self.cited_by[word] += 1
+        # the real reports: how often each case and each cause was the established one, and with which statuses
+        self.real_world = RealWorld.read(os.path.join(root, "data", "real_world", "reports.tsv"),
+                                         statuses_of=lambda text: own_statuses(Reading(text, self)))
 
     def compact(self):
         """One observation per distinct thing seen (status, step, call, variant, kind, environment signature), with the
@@ -567,15 +569,32 @@ def _read_rules(root):
 
 class RealWorld:
     """How often each case was the established cause of a real report (data/real_world/reports.tsv: the rows
-    whose `cases` column names it), out of how many reports. It orders only what the message cannot separate."""
+    whose `cases` column names it), and how often each cause (its `cause_key`), out of how many reports. It orders
+    only what the message cannot separate: tied cases, and documented causes the text matches equally."""
 
     def __init__(self, rows=()):
-        self.rows = [(row_id, tuple(cases)) for row_id, cases in rows]       # (id, cases named)
+        # (id, cases named, cause key, the statuses its text names); a shorter row lacks the last ones
+        self.rows = [(row[0], tuple(row[1]), row[2] if len(row) > 2 else "", frozenset(row[3]) if len(row) > 3 else frozenset())
+                     for row in rows]
         self.total = len(self.rows)
-        self.counts = collections.Counter(case for _, cases in self.rows for case in set(cases))
+        self.counts = collections.Counter(case for _, cases, _, _ in self.rows for case in set(cases))
+        self.causes = collections.Counter(cause for _, _, cause, _ in self.rows if cause)
+        self.causes_by_status = collections.defaultdict(collections.Counter)     # status name -> {cause key: reports}
+        for _, _, cause, statuses in self.rows:
+            for status in statuses:
+                if cause:
+                    self.causes_by_status[status][cause] += 1
 
     def __getitem__(self, case):
         return self.counts.get(case, 0)
+
+    def cause(self, key):
+        """How many reports had this cause."""
+        return self.causes.get(key, 0)
+
+    def cause_with(self, key, statuses):
+        """How many reports that named one of these statuses had this cause."""
+        return max((self.causes_by_status[s][key] for s in statuses if s in self.causes_by_status), default=0)
 
     def without(self, row_ids):
         """The counts of the other rows (a row of a benchmark must not vote for its own cause)."""
@@ -587,9 +606,9 @@ class RealWorld:
         return RealWorld(r for r in self.rows if r[0] in row_ids)
 
     @classmethod
-    def read(cls, path):
+    def read(cls, path, statuses_of=None):
         """From the real-world set; none (every count 0) where the tree has none. Rows are id, ..., cases, ...:
-        the columns are found by the header line."""
+        the columns are found by the header line. statuses_of(text): the statuses a row's error text names."""
         if not os.path.exists(path):
             return cls()
         rows = []
@@ -606,7 +625,9 @@ class RealWorld:
                     continue
                 row = dict(zip(header, parts))
                 cases = (row.get("cases") or "").split()
-                rows.append((row.get("id", ""), [] if cases in ([], ["none"]) else cases))
+                text = (row.get("error_text") or "").replace(" ⏎ ", "\n")
+                rows.append((row.get("id", ""), [] if cases in ([], ["none"]) else cases, row.get("cause_key", ""),
+                             statuses_of(text) if statuses_of else ()))
         return cls(rows)
 
 
@@ -1554,12 +1575,24 @@ def weigh_sizes(reading, candidates):
                     c.reasons.append((99.0, "the sizes say otherwise: %s requested of %s in all" % (_size(tried), _size(total))))
 
 
-def find_documented(reading, corpus, candidates):
-    """Documented causes no GPU here reproduces, whose patterns the text shows or whose framework message it holds."""
+def own_statuses(reading):
+    """The statuses the text itself names as its errors, under all their names (a bare number's second reading
+    — cuFFT's 2 is also the driver's out of memory — is not the text's own)."""
+    return {n for i, status in enumerate(reading.errors) if i == 0 or not status.how.startswith("number") for n in status.same_as}
+
+
+# a documented cause no pattern of which the text shows is shown for its status when this many real reports with
+# that status had it
+REPORTS_FOR_A_STATUS = 1
+
+
+def find_documented(reading, corpus, candidates, real_world=None):
+    """Documented causes no GPU here reproduces, whose patterns the text shows or whose framework message it holds;
+    those the text matches alike ordered by how many real reports had each (real_world, a RealWorld)."""
     text, answer, vocabulary, errors = reading.text, reading.answer, reading.vocabulary, reading.errors
     # documented causes no GPU here reproduces; a bare number's second reading (cuFFT's 2 is also the driver's
     # out of memory) is too weak to bring one in
-    mine = {n for i, status in enumerate(errors) if i == 0 or not status.how.startswith("number") for n in status.same_as}
+    mine = own_statuses(reading)
     text_specific = False
     codes = {vocabulary.by_name[n][1] for n in mine if n in vocabulary.by_name}
     status_texts = {t.lower() for t in vocabulary.text.values()}
@@ -1588,7 +1621,15 @@ def find_documented(reading, corpus, candidates):
             specific = any(kind == "text" for kind, _ in hits)
             text_specific = text_specific or specific
             answer.documented.append((2 if specific else 1, len(hits), row, hits))
-    answer.documented.sort(key=lambda d: (-d[0], -d[1], d[2]["line"]))
+        elif real_world is not None:
+            # no pattern of it in the text, but real reports with this status had this cause: shown, weakest
+            reports = real_world.cause_with(row.get("key"), mine)
+            if reports >= REPORTS_FOR_A_STATUS:
+                answer.documented.append((1, 0, row, [("reports", "%d real report%s of this status" % (reports, "s"[:reports > 1]))]))
+    # alike for the text: the cause real reports of this status had more often first, then of any status
+    with_status = (lambda key: real_world.cause_with(key, mine)) if real_world is not None else (lambda key: 0)
+    reports = real_world.cause if real_world is not None else (lambda key: 0)
+    answer.documented.sort(key=lambda d: (-d[0], -with_status(d[2].get("key")), -reports(d[2].get("key")), -d[1], d[2]["line"]))
     if text_specific or names_status:
         # text a documented cause names explains the message better than a status alone; a documented cause whose
         # symptom is this very status explains it as well as a case the status alone singles out
@@ -1677,8 +1718,8 @@ def explain(text, corpus, wanted=None, limit=None, real_world=None):
                   weigh_header_meaning, weigh_framework_causes, weigh_calls, decide_confidence):
         weigh(reading, corpus, candidates)
     weigh_sizes(reading, candidates)
-    find_documented(reading, corpus, candidates)
     real_world = corpus.real_world if real_world is None else real_world
+    find_documented(reading, corpus, candidates, real_world)
     answer = reading.answer
     answer.real_world_total = real_world.total
     answer.kind = answer_kind(answer, rank(reading, corpus, candidates, real_world, limit))

@@ -671,7 +671,7 @@ class RealWorldTies(unittest.TestCase):
         text = "invalid resource handle"
         rows = [{"id": "r1", "text": text, "expected": ["event_as_stream_handle"]},
                 {"id": "r2", "text": text, "expected": ["handle_from_other_context"]}]
-        counts = benchmark_explain.real_world(rows)
+        counts = benchmark_explain.real_world(rows, self.corpus)
         self.assertEqual(counts.without(["r1"])["event_as_stream_handle"], 0)       # its one row is itself
         self.assertEqual(counts.without(["r1"])["handle_from_other_context"], 1)
         self.assertEqual(counts.only(["r1"]).total, 1)
@@ -804,7 +804,7 @@ class RealWorldFloor(unittest.TestCase):
         odd = [row for row in rows if benchmark_explain.half(row["id"]) == "odd"]
         every = benchmark_explain.run(rows, corpus())
         answered = {"odd": [r for r in every if benchmark_explain.half(r["id"]) == "odd"],
-                    "even": benchmark_explain.run([row for row in rows if row not in odd], corpus(), benchmark_explain.real_world(odd)),
+                    "even": benchmark_explain.run([row for row in rows if row not in odd], corpus(), benchmark_explain.real_world(odd, corpus())),
                     "blind": [r for r in every if benchmark_explain.blind(r["id"])],
                     "blind2": [r for r in every if benchmark_explain.blind2(r["id"])],
                     "blind3": [r for r in every if benchmark_explain.blind3(r["id"])],
@@ -830,7 +830,7 @@ class RealWorldFloor(unittest.TestCase):
         rows = [{"id": "rw900", "wrapper": "c-cuda", "text": "cudaErrorPeerAccessAlreadyEnabled", "expected": ["peer_access_enabled_twice"]},
                 {"id": "rw901", "wrapper": "c-cuda", "text": "cudaErrorPeerAccessAlreadyEnabled", "expected": []},
                 {"id": "rw902", "wrapper": "c-cuda", "text": "700", "expected": []}]
-        results = benchmark_explain.run(rows, corpus(), benchmark_explain.real_world([]))
+        results = benchmark_explain.run(rows, corpus(), benchmark_explain.real_world([], corpus()))
         self.assertEqual([r["claim_right"] for r in results], [True, False, None])
         figures = benchmark_explain.figures(results)["overall"]
         self.assertEqual((figures["claims"], figures["claims_right"]), (2, 1))
