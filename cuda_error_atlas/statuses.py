@@ -93,7 +93,7 @@ GUARDS = [
 GUARD_PATTERNS = [(re.compile(p, re.I), name, how) for p, name, how in GUARDS]
 
 NAME_TOKEN = re.compile(r"\b(cuda(?:Error)?[A-Z]\w*|cudaSuccess|CUDA_(?:ERROR_)?\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+|"
-                        r"CUSOLVER_STATUS_\w+|CUFFT_\w+|nccl[A-Z]\w+|NVRTC_\w+)")
+                        r"CUSOLVER_STATUS_\w+|CUFFT_\w+|CURAND_STATUS_\w+|nccl[A-Z]\w+|NVRTC_\w+)")
 CALL_TOKEN = re.compile(r"\b((?:cuda|cu|cublas|cublasLt|cusolver\w*|cufft|cudnn|nccl)[A-Z]\w*)\s*\(")
 BARE_CALL = re.compile(r"\b((?:cuda|cublas|cusolverDn|cufft|cudnn|nccl)[A-Z][a-z]\w*|cu(?:Mem|Ctx|Init|Launch|Module|Stream|Event|Device|Graph|Func|Link|Library|Kernel)\w*)\b")
 NUMBER_FORMS = [
@@ -189,6 +189,15 @@ class Vocabulary:
         # the library texts, longest first, that are specific enough to stand for a status
         self.texts = sorted({(text, name, api) for api, code, name, text in self.rows
                              if len(text) >= 12 and name not in SUCCESS_NAMES}, key=lambda t: (-len(t[0]), t[1]))
+        # the words people write for a text in a title or a sentence ("illegal memory access" for "an illegal memory
+        # access was encountered"): the text less its article and its closing verb, where what is left still says it
+        short = {}
+        for text, name, api in self.texts:
+            verbless = re.sub(r" (?:was encountered|triggered)$", "", text.lower())
+            core = re.sub(r"^(?:an?|the) ", "", verbless)
+            if verbless != text.lower() and (len(core.split()) >= 3 or "-" in core):
+                short.setdefault(core, (core, name, api))
+        self.short_texts = sorted(short.values(), key=lambda t: (-len(t[0]), t[1]))
 
     def same_as(self, name):
         """A driver status and the runtime status with its number (the numbers agree since CUDA 10.1)."""
@@ -297,6 +306,19 @@ def recognise(text, vocabulary):
                for s in found.values()):
             continue                      # "CUDA_ERROR_X: its text": one error
         add(Status(name, api, 'by its text, "%s"' % message, "error", at))
+    # the text in a writer's own words, where the whole text is not there
+    for message, name, api in vocabulary.short_texts:
+        match = re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(message), lowered)    # "device-side assertions" is not it
+        at = match.start() if match else -1
+        if at < 0 or any(a <= at < b for a, b in taken) or any(name in s.same_as for s in found.values()):
+            continue
+        taken.append((at, at + len(message)))
+        add(Status(name, api, 'by the words of its text, "%s"' % message, "error", at))
+    # a runtime name abbreviated (cudaErrIllegalAddress for cudaErrorIllegalAddress)
+    for match in re.finditer(r"\bcudaErr([A-Z]\w*)", text):
+        name = "cudaError" + match.group(1)
+        if name in vocabulary.by_name and not any(name in s.same_as for s in found.values()):
+            add(Status(name, "cuda", "named, abbreviated as %s" % match.group(0), "error", match.start()))
     # Rust's bindings (cust, RustaCUDA: `CudaError::OutOfMemory`): the driver API's name in CamelCase
     for match in RUST_VARIANT.finditer(text):
         variant = match.group(1).lower()
