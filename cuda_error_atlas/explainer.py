@@ -1189,7 +1189,8 @@ def weigh_statuses(reading, corpus, candidates):
             if case in corpus.no_mistake:
                 score -= 3                                  # where an earlier fault surfaces, not a mistake of its own
             if case in corpus.needs_two_gpus and not several_gpus:
-                said -= 3                                   # it needs a second GPU, which the text never shows
+                said -= 0.5                                 # it needs a second GPU, which the text never shows (less than
+                #                                             a point: among equals, how often real reports had it decides)
             said -= 4 * index                               # the first error named leads
             score += said
             score -= 2 * min(3, corpus.statuses_of_mistake(case) - 1)    # a case about this one status explains it best

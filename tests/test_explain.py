@@ -629,12 +629,13 @@ class RealWorldTies(unittest.TestCase):
         self.assertEqual(ranked[0], "event_as_stream_handle")
         self.assertEqual(answer.candidates[0].confidence, CAUSE)
         self.assertNotIn("event_as_stream_handle", answer.ties)
-        # a case that needs two GPUs, where the text shows one: in the tie (a few points), yet after the others, however
-        # often it was the cause; where the text shows a second GPU, nothing separates it and its count puts it first
+        # a case that needs two GPUs, where the text shows one: in the tie, by less than a point, so how often real
+        # reports had it decides (it goes after the cases as often the cause, before one never the cause); where the
+        # text shows a second GPU, nothing separates it and its count puts it first
         answer, ranked = self.ranked("invalid resource handle", real_world=many)
         self.assertIn("peer_stream_on_wrong_device", answer.ties)
-        self.assertEqual(ranked[-1], "peer_stream_on_wrong_device")
-        self.assertIn("a little more first", explain.format_text(answer, self.corpus))
+        self.assertEqual(ranked, ["handle_from_other_context", "stream_used_after_destroy", "peer_stream_on_wrong_device",
+                                  "event_as_stream_handle"])
         _, ranked = self.ranked("cuda:1 invalid resource handle", real_world=many)
         self.assertEqual(ranked, ["handle_from_other_context", "peer_stream_on_wrong_device", "stream_used_after_destroy",
                                   "event_as_stream_handle"])       # 50 reports each, by name; then the one with none
