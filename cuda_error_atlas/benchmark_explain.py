@@ -176,6 +176,8 @@ BLIND_BATCHES = [
     ("blind4", 262, "collected blind, 2026-11-24, second round, the fourth batch"),
     # measured once with explain frozen after the changes made on odd rows once the fourth was measured
     ("blind5", 302, "collected blind, 2026-11-24, second round, the fifth batch"),
+    # measured once with explain frozen at 0468c5a (the first batch answered with the earlier rows' counts alone)
+    ("blind6", 347, "collected blind, 2026-11-24, third session, the sixth batch"),
 ]
 
 
@@ -272,8 +274,11 @@ def main(argv=None):
         odd = [row for row in rows if half(row["id"]) == "odd"]
         even = run([row for row in rows if half(row["id"]) == "even"], corpus, real_world(odd, corpus))
         f["halves"] = {"odd": figures([r for r in results if half(r["id"]) == "odd"]), "even": figures(even)}
-        for name, _, _ in BLIND_BATCHES:
-            f["halves"][name] = figures([r for r in results if blind_batch(r["id"]) == name])
+        # each blind batch answered with the counts of the rows before it alone: no row of a batch votes for another
+        for name, first, _ in BLIND_BATCHES:
+            earlier = [row for row in rows if (_number(row["id"]) or 0) < first]
+            batch = [row for row in rows if blind_batch(row["id"]) == name]
+            f["halves"][name] = figures(run(batch, corpus, real_world(earlier, corpus)))
     if args.unquoted:
         unquoted = run(rows, corpus, unquoted=True)
         f["unquoted"] = figures(unquoted)
@@ -287,7 +292,8 @@ def main(argv=None):
     if "cached_corpus_seconds" in f:
         print("the corpus from build/explain-cache/ (every call after the first, until an input changes): %.3f s; "
               "one call then: %.3f s" % (f["cached_corpus_seconds"], f["cached_corpus_seconds"] + f["seconds"]["max"]))
-    print("ties ordered by how often the other rows had each cause (leave one out)")
+    print("ties ordered by how often the other rows had each cause (leave one out); below, each blind batch by the "
+          "rows before it alone")
     ends = [first - 1 for _, first, _ in BLIND_BATCHES[1:]] + [None]
     batches = [(name, "rows rw%03d%s (%s)" % (first, "-rw%03d" % end if end else " on", how))
                for (name, first, how), end in zip(BLIND_BATCHES, ends)]
