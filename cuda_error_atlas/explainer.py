@@ -1466,7 +1466,7 @@ def weigh_framework_causes(reading, corpus, candidates):
         for name in corpus.case_names():
             if corpus.cause_of.get(name) == key:
                 c = candidates[name]
-                c.add("framework", 60, "%s prints this message for this cause: %s (%s)" % (
+                c.add("framework", 72, "%s prints this message for this cause: %s (%s)" % (
                     entry["framework"], entry.get("meaning", "").rstrip("."), entry.get("source", "")))
 
 
