@@ -178,6 +178,8 @@ BLIND_BATCHES = [
     ("blind5", 302, "collected blind, 2026-11-24, second round, the fifth batch"),
     # measured once with explain frozen at 0468c5a (the first batch answered with the earlier rows' counts alone)
     ("blind6", 347, "collected blind, 2026-11-24, third session, the sixth batch"),
+    # measured once with explain frozen at 5c57bc3, after the changes made on odd rows once the sixth was measured
+    ("blind7", 387, "collected blind, 2026-11-24, third session, the seventh batch"),
 ]
 
 
