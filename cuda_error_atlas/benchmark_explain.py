@@ -196,24 +196,8 @@ def blind_batch(row_id):
     return next((name for name, first, _ in reversed(BLIND_BATCHES) if number >= first), None)
 
 
-def blind(row_id):
-    return blind_batch(row_id) == "blind"
 
 
-def blind2(row_id):
-    return blind_batch(row_id) == "blind2"
-
-
-def blind3(row_id):
-    return blind_batch(row_id) == "blind3"
-
-
-def blind4(row_id):
-    return blind_batch(row_id) == "blind4"
-
-
-def blind5(row_id):
-    return blind_batch(row_id) == "blind5"
 
 
 def half(row_id):

@@ -996,6 +996,7 @@ class Candidate:
         self.call_matched = False      # at the kind of call the text names
         self.message_exact = False     # a recorded message, nearly word for word
         self.quoted = False            # its lesson quotes the message, nearly word for word
+        self.sizes_prove = False       # an out-of-memory message's sizes show this case's mistake (a request over the total)
         self.context_words = []
         self.name_context = False      # the text's words name what the case is about
         self.context_raw = 0.0         # how much of the text's words its name and lesson share, uncapped
@@ -1574,6 +1575,8 @@ def weigh_sizes(reading, candidates):
                     c.parts["contradicted"] = 40
                     c.confidence = RELATED
                     c.reasons.append((99.0, "the sizes say otherwise: %s requested of %s in all" % (_size(tried), _size(total))))
+                elif tried > total and ONE_REQUEST_TOO_LARGE.search(c.case):
+                    c.sizes_prove = True            # one request larger than the whole GPU: the numbers say it
 
 
 def own_statuses(reading):
@@ -1585,6 +1588,9 @@ def own_statuses(reading):
 # a documented cause no pattern of which the text shows is shown for its status when this many real reports with
 # that status had it
 REPORTS_FOR_A_STATUS = 1
+# and a case is not "the cause" on the strength of a status when this many real reports of that status had a cause no
+# case reproduces
+REPORTS_AGAINST_A_CAUSE = 2
 
 
 def find_documented(reading, corpus, candidates, real_world=None):
@@ -1631,12 +1637,16 @@ def find_documented(reading, corpus, candidates, real_world=None):
     with_status = (lambda key: real_world.cause_with(key, mine)) if real_world is not None else (lambda key: 0)
     reports = real_world.cause if real_world is not None else (lambda key: 0)
     answer.documented.sort(key=lambda d: (-d[0], -with_status(d[2].get("key")), -reports(d[2].get("key")), -d[1], d[2]["line"]))
-    if text_specific or names_status:
+    # real reports of this very status whose cause no case reproduces (documented): the status alone singles out no case
+    unreproduced = sum(real_world.cause_with(row.get("key"), mine) for row in corpus.documented) if real_world is not None else 0
+    if text_specific or names_status or unreproduced >= REPORTS_AGAINST_A_CAUSE:
         # text a documented cause names explains the message better than a status alone; a documented cause whose
         # symptom is this very status explains it as well as a case the status alone singles out
-        # (the call a status came from says little where the documented cause fails that same call)
+        # (the call a status came from says little where the documented cause fails that same call); and where real
+        # reports of the status had causes no case reproduces, a case is one possibility among them
         for c in candidates.values():
-            if c.confidence == CAUSE and not c.message_exact and (names_status or not c.call_matched):
+            if c.confidence == CAUSE and not c.message_exact and not c.sizes_prove and (
+                    names_status or not c.call_matched):
                 c.confidence = POSSIBLE
 
 
