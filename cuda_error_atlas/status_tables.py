@@ -139,6 +139,12 @@ def main(argv):
     write("curand-%s.tsv" % curand, "curand",
           [(n, v, "") for n, v in enum_values(read("curand.h"), "CURAND_STATUS_VERSION_MISMATCH", "CURAND_STATUS_")],
           "cuRAND curandStatus_t: %s/include/curand.h (cuRAND %s)" % (cuda, curand))
+    # cuRAND documents each status in a trailing ///< comment
+    with open(os.path.join(STATUS_NAMES, "meanings_curand-%s.tsv" % curand), "w", encoding="utf-8") as f:
+        f.write("# What each status means, from the ///< comments of %s/include/curand.h (cuRAND %s)\n"
+                "# Columns: name, meaning\n" % (cuda, curand))
+        for name, meaning in re.findall(r"\b(CURAND_STATUS_\w+)\s*=\s*\d+\s*,?\s*///<\s*(.*)", read("curand.h")):
+            f.write("%s\t%s\n" % (name, meaning.strip()))
 
 
 if __name__ == "__main__":
