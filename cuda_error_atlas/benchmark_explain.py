@@ -180,6 +180,8 @@ BLIND_BATCHES = [
     ("blind6", 347, "collected blind, 2026-11-24, third session, the sixth batch"),
     # measured once with explain frozen at 5c57bc3, after the changes made on odd rows once the sixth was measured
     ("blind7", 387, "collected blind, 2026-11-24, third session, the seventh batch"),
+    # measured once with explain frozen at d56d208, after the claim rule fitted to the seventh
+    ("blind8", 438, "collected blind, 2026-11-24, third session, the eighth batch"),
 ]
 
 
