@@ -66,30 +66,28 @@
 #define GIB ((size_t)1 << 30)
 #define TIB ((size_t)1 << 40)
 
-static void reserve(size_t bytes)
+static void reserve(const struct atlas_driver *driver, const void *size)
 {
-    struct atlas_driver cu;
-    CUdevice device;
-    CUcontext context = NULL;
+    const struct atlas_driver cu = *driver;
+    size_t bytes = *(const size_t *)size;
     CUdeviceptr range = 0;
-    if (!atlas_driver_open(&cu))
-        return;
-    if (!CU("init", cu.cuInit(0)) || !CU("device", cu.cuDeviceGet(&device, 0)) ||
-        !CU("retain", cu.cuDevicePrimaryCtxRetain(&context, device)))
-        return;
-    if (CU("set_current", cu.cuCtxSetCurrent(context))) {
-        atlas_quantity("reservation_bytes", (double)bytes, "bytes");
-        if (CU("reserve", cu.cuMemAddressReserve(&range, bytes, 0, 0, 0))) {
-            atlas_note("reserved [0x%llx, 0x%llx)", (unsigned long long)range,
-                       (unsigned long long)(range + bytes));
-            CU("free_reservation", cu.cuMemAddressFree(range, bytes));
-        }
-        CU("unset_current", cu.cuCtxSetCurrent(NULL));
+    atlas_quantity("reservation_bytes", (double)bytes, "bytes");
+    if (CU("reserve", cu.cuMemAddressReserve(&range, bytes, 0, 0, 0))) {
+        atlas_note("reserved [0x%llx, 0x%llx)", (unsigned long long)range, (unsigned long long)(range + bytes));
+        CU("free_reservation", cu.cuMemAddressFree(range, bytes));
     }
-    CU("release", cu.cuDevicePrimaryCtxRelease(device));
 }
 
-static void reserve_32_gib(void) { reserve(32 * GIB); }
-static void reserve_256_tib(void) { reserve(256 * TIB); }
+static void reserve_32_gib(void)
+{
+    size_t bytes = 32 * GIB;
+    in_primary_context(reserve, &bytes);
+}
+
+static void reserve_256_tib(void)
+{
+    size_t bytes = 256 * TIB;
+    in_primary_context(reserve, &bytes);
+}
 
 ATLAS_CASE(reserve_32_gib, reserve_256_tib)

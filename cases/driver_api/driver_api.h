@@ -6,6 +6,11 @@
  *                    libcuda's functions as cu.cuInit, cu.cuMemGetInfo, ...;
  *                    records open_driver and driver_symbols
  *   CU(step, call)   record a driver call's CUresult under its own name
+ *   in_primary_context(work, arg)
+ *                    libcuda opened, cuInit, device 0's primary context
+ *                    retained and made current around work(&cu, arg), then
+ *                    unset and released (steps init, device, retain,
+ *                    set_current, then unset_current, release)
  *   WRITE_ANSWER_PTX a kernel that stores 42 through its one pointer, with
  *                    its entry's name left to fill in (%s)
  */
@@ -15,6 +20,25 @@
 #include "atlas_driver.h"
 
 #define CU(step, call) atlas_cu_status((step), #call, (call), cu.cuGetErrorName)
+
+/* The setup a PyCUDA or CuPy program has made before its own call: what the
+ * cases with one driver call of interest do around it. */
+static inline void in_primary_context(void (*work)(const struct atlas_driver *, const void *), const void *arg)
+{
+    struct atlas_driver cu;
+    CUdevice device;
+    CUcontext context = NULL;
+    if (!atlas_driver_open(&cu))
+        return;
+    if (!CU("init", cu.cuInit(0)) || !CU("device", cu.cuDeviceGet(&device, 0)) ||
+        !CU("retain", cu.cuDevicePrimaryCtxRetain(&context, device)))
+        return;
+    if (CU("set_current", cu.cuCtxSetCurrent(context))) {
+        work(&cu, arg);
+        CU("unset_current", cu.cuCtxSetCurrent(NULL));
+    }
+    CU("release", cu.cuDevicePrimaryCtxRelease(device));
+}
 
 /* What nvcc 13.0 -ptx -arch=compute_75 writes for
  *   __global__ void write_answer(int *out) { *out = 42; }

@@ -48,31 +48,29 @@
 
 enum { BYTES = 4096 };
 
-static void managed_allocation(unsigned flags)
+static void managed_allocation(const struct atlas_driver *driver, const void *attach_flags)
 {
-    struct atlas_driver cu;
-    CUdevice device;
-    CUcontext context = NULL;
+    const struct atlas_driver cu = *driver;
     CUdeviceptr managed = 0;
-    if (!atlas_driver_open(&cu))
-        return;
-    if (!CU("init", cu.cuInit(0)) || !CU("device", cu.cuDeviceGet(&device, 0)) ||
-        !CU("retain", cu.cuDevicePrimaryCtxRetain(&context, device)))
-        return;
-    if (CU("set_current", cu.cuCtxSetCurrent(context))) {
-        if (CU("alloc_managed", cu.cuMemAllocManaged(&managed, BYTES, flags))) {
-            /* Managed memory is host-accessible: the pointer works as one. */
-            ((volatile unsigned char *)(uintptr_t)managed)[0] = 42;
-            atlas_check("host_write", ((volatile unsigned char *)(uintptr_t)managed)[0] == 42,
-                        "the host wrote and read back the first byte");
-            CU("free", cu.cuMemFree(managed));
-        }
-        CU("unset_current", cu.cuCtxSetCurrent(NULL));
+    if (CU("alloc_managed", cu.cuMemAllocManaged(&managed, BYTES, *(const unsigned *)attach_flags))) {
+        /* Managed memory is host-accessible: the pointer works as one. */
+        ((volatile unsigned char *)(uintptr_t)managed)[0] = 42;
+        atlas_check("host_write", ((volatile unsigned char *)(uintptr_t)managed)[0] == 42,
+                    "the host wrote and read back the first byte");
+        CU("free", cu.cuMemFree(managed));
     }
-    CU("release", cu.cuDevicePrimaryCtxRelease(device));
 }
 
-static void attached_globally(void) { managed_allocation(CU_MEM_ATTACH_GLOBAL); }
-static void flags_zero(void) { managed_allocation(0); }
+static void attached_globally(void)
+{
+    unsigned flags = CU_MEM_ATTACH_GLOBAL;
+    in_primary_context(managed_allocation, &flags);
+}
+
+static void flags_zero(void)
+{
+    unsigned flags = 0;
+    in_primary_context(managed_allocation, &flags);
+}
 
 ATLAS_CASE(attached_globally, flags_zero)

@@ -37,29 +37,27 @@
 
 enum { WIDTH_BYTES = 1000 * 2, HEIGHT = 1000 };   /* 1000 x 1000 ushort */
 
-static void pitched_rows(unsigned element_size_bytes)
+static void pitched_rows(const struct atlas_driver *driver, const void *element_size)
 {
-    struct atlas_driver cu;
-    CUdevice device;
-    CUcontext context = NULL;
+    const struct atlas_driver cu = *driver;
     CUdeviceptr rows = 0;
     size_t pitch = 0;
-    if (!atlas_driver_open(&cu))
-        return;
-    if (!CU("init", cu.cuInit(0)) || !CU("device", cu.cuDeviceGet(&device, 0)) ||
-        !CU("retain", cu.cuDevicePrimaryCtxRetain(&context, device)))
-        return;
-    if (CU("set_current", cu.cuCtxSetCurrent(context))) {
-        if (CU("alloc_pitch", cu.cuMemAllocPitch(&rows, &pitch, WIDTH_BYTES, HEIGHT, element_size_bytes))) {
-            atlas_quantity("pitch", (double)pitch, "bytes");
-            CU("free", cu.cuMemFree(rows));
-        }
-        CU("unset_current", cu.cuCtxSetCurrent(NULL));
+    if (CU("alloc_pitch", cu.cuMemAllocPitch(&rows, &pitch, WIDTH_BYTES, HEIGHT, *(const unsigned *)element_size))) {
+        atlas_quantity("pitch", (double)pitch, "bytes");
+        CU("free", cu.cuMemFree(rows));
     }
-    CU("release", cu.cuDevicePrimaryCtxRelease(device));
 }
 
-static void pitch_for_4_byte_accesses(void) { pitched_rows(4); }
-static void pitch_for_2_byte_elements(void) { pitched_rows(2); }
+static void pitch_for_4_byte_accesses(void)
+{
+    unsigned element_size_bytes = 4;
+    in_primary_context(pitched_rows, &element_size_bytes);
+}
+
+static void pitch_for_2_byte_elements(void)
+{
+    unsigned element_size_bytes = 2;
+    in_primary_context(pitched_rows, &element_size_bytes);
+}
 
 ATLAS_CASE(pitch_for_4_byte_accesses, pitch_for_2_byte_elements)
