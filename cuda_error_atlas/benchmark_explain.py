@@ -182,6 +182,8 @@ BLIND_BATCHES = [
     ("blind7", 387, "collected blind, 2026-11-24, third session, the seventh batch"),
     # measured once with explain frozen at d56d208, after the claim rule fitted to the seventh
     ("blind8", 438, "collected blind, 2026-11-24, third session, the eighth batch"),
+    # measured once with explain frozen at b663eb1 (six documented causes added after the eighth)
+    ("blind9", 485, "collected blind, 2026-11-24, third session, the ninth batch"),
 ]
 
 
