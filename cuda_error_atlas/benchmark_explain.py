@@ -45,7 +45,7 @@ import time
 
 from .results import ROOT
 from .dataset import open_dataset
-from .explainer import CAUSE, Corpus, Reading, RealWorld, _normalize, _similar, explain, own_statuses
+from .explainer import CAUSE, Corpus, RealWorld, _normalize, _similar, explain, report_statuses, report_text
 
 ROWS = os.path.join(ROOT, "data", "real_world", "reports.tsv")
 
@@ -60,7 +60,7 @@ def read_rows(path):
                 continue
             if row.get("error_text") is None or row.get("cases") is None:
                 raise SystemExit("%s:%d: a row needs error_text and cases (got %d columns)" % (path, number, len(row)))
-            row["text"] = row["error_text"].replace(" ⏎ ", "\n").replace("⏎", "\n")
+            row["text"] = report_text(row["error_text"])
             row["expected"] = [] if row["cases"].strip() in ("", "none") else row["cases"].split()
             rows.append(row)
     return rows
@@ -92,7 +92,7 @@ def judge(row, answer, known):
 def real_world(rows, corpus):
     """The counts of real reports by case and by cause, with the statuses each names, from these rows (explain's
     tie-breaker, and what shows a documented cause for a status)."""
-    return RealWorld((row["id"], row["expected"], row.get("cause_key", ""), own_statuses(Reading(row["text"], corpus)))
+    return RealWorld((row["id"], row["expected"], row.get("cause_key", ""), report_statuses(row["text"], corpus))
                      for row in rows)
 
 
@@ -200,8 +200,14 @@ def blind_batch(row_id):
     return next((name for name, first, _ in reversed(BLIND_BATCHES) if number >= first), None)
 
 
-
-
+def blind_results(rows, corpus):
+    """{batch: its rows' outcomes}, each blind batch answered with the counts of the rows before it alone (no row of a
+    batch votes for another's cause), as it was when first measured."""
+    answered = {}
+    for name, first, _ in BLIND_BATCHES:
+        earlier = [row for row in rows if (_number(row["id"]) or 0) < first]
+        answered[name] = run([row for row in rows if blind_batch(row["id"]) == name], corpus, real_world(earlier, corpus))
+    return answered
 
 
 def half(row_id):
@@ -264,11 +270,8 @@ def main(argv=None):
         odd = [row for row in rows if half(row["id"]) == "odd"]
         even = run([row for row in rows if half(row["id"]) == "even"], corpus, real_world(odd, corpus))
         f["halves"] = {"odd": figures([r for r in results if half(r["id"]) == "odd"]), "even": figures(even)}
-        # each blind batch answered with the counts of the rows before it alone: no row of a batch votes for another
-        for name, first, _ in BLIND_BATCHES:
-            earlier = [row for row in rows if (_number(row["id"]) or 0) < first]
-            batch = [row for row in rows if blind_batch(row["id"]) == name]
-            f["halves"][name] = figures(run(batch, corpus, real_world(earlier, corpus)))
+        for name, results_of_batch in blind_results(rows, corpus).items():
+            f["halves"][name] = figures(results_of_batch)
     if args.unquoted:
         unquoted = run(rows, corpus, unquoted=True)
         f["unquoted"] = figures(unquoted)

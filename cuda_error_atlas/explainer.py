@@ -175,8 +175,7 @@ class Corpus:
                 if word in self.cases:
                     self.cited_by[word] += 1
         # the real reports: how often each case and each cause was the established one, and with which statuses
-        self.real_world = RealWorld.read(os.path.join(root, "data", "real_world", "reports.tsv"),
-                                         statuses_of=lambda text: own_statuses(Reading(text, self)))
+        self.real_world = RealWorld.read(os.path.join(root, "data", "real_world", "reports.tsv"), self)
 
     def compact(self):
         """One observation per distinct thing seen (status, step, call, variant, kind, environment signature), with the
@@ -606,30 +605,18 @@ class RealWorld:
         return RealWorld(r for r in self.rows if r[0] in row_ids)
 
     @classmethod
-    def read(cls, path, statuses_of=None):
+    def read(cls, path, corpus=None):
         """From the real-world set; none (every count 0) where the tree has none. Rows are id, ..., cases, ...:
-        the columns are found by the header line. statuses_of(text): the statuses a row's error text names."""
-        if not os.path.exists(path):
+        the columns are found by the header line. corpus: to read the statuses each row's error text names."""
+        header, table = read_tsv(path)
+        if "id" not in header or "cases" not in header:
             return cls()
         rows = []
-        with open(path, encoding="utf-8") as f:
-            header = None
-            for line in f:
-                if not line.strip() or line.startswith("#"):
-                    continue
-                parts = line.rstrip("\n").split("\t")
-                if header is None:
-                    header = parts
-                    if "id" not in header or "cases" not in header:
-                        return cls()
-                    continue
-                row = dict(zip(header, parts))
-                cases = (row.get("cases") or "").split()
-                text = (row.get("error_text") or "").replace(" ⏎ ", "\n")
-                rows.append((row.get("id", ""), [] if cases in ([], ["none"]) else cases, row.get("cause_key", ""),
-                             statuses_of(text) if statuses_of else ()))
+        for _, row in table:
+            cases = row["cases"].split()
+            rows.append((row["id"], [] if cases in ([], ["none"]) else cases, row.get("cause_key", ""),
+                         report_statuses(report_text(row.get("error_text", "")), corpus) if corpus else ()))
         return cls(rows)
-
 
 def _read_frameworks(root):
     """[{id, framework, pattern (compiled), wraps_status, cause_key, meaning, source, ...}]; a pattern that does not
@@ -1579,6 +1566,16 @@ def weigh_sizes(reading, candidates):
                     c.sizes_prove = True            # one request larger than the whole GPU: the numbers say it
 
 
+def report_text(error_text):
+    """A real report's error text as it was printed: reports.tsv joins its lines with ⏎."""
+    return error_text.replace(" ⏎ ", "\n").replace("⏎", "\n")
+
+
+def report_statuses(text, corpus):
+    """The statuses a real report's text names as its errors (what RealWorld counts causes by)."""
+    return own_statuses(Reading(text, corpus))
+
+
 def own_statuses(reading):
     """The statuses the text itself names as its errors, under all their names (a bare number's second reading
     — cuFFT's 2 is also the driver's out of memory — is not the text's own)."""
@@ -1596,7 +1593,8 @@ REPORTS_AGAINST_A_CAUSE = 2
 def find_documented(reading, corpus, candidates, real_world=None):
     """Documented causes no GPU here reproduces, whose patterns the text shows or whose framework message it holds;
     those the text matches alike ordered by how many real reports had each (real_world, a RealWorld)."""
-    text, answer, vocabulary, errors = reading.text, reading.answer, reading.vocabulary, reading.errors
+    text, answer, vocabulary = reading.text, reading.answer, reading.vocabulary
+    real_world = RealWorld() if real_world is None else real_world      # no reports: none brings a cause in
     # documented causes no GPU here reproduces; a bare number's second reading (cuFFT's 2 is also the driver's
     # out of memory) is too weak to bring one in
     mine = own_statuses(reading)
@@ -1628,17 +1626,16 @@ def find_documented(reading, corpus, candidates, real_world=None):
             specific = any(kind == "text" for kind, _ in hits)
             text_specific = text_specific or specific
             answer.documented.append((2 if specific else 1, len(hits), row, hits))
-        elif real_world is not None:
+        else:
             # no pattern of it in the text, but real reports with this status had this cause: shown, weakest
             reports = real_world.cause_with(row.get("key"), mine)
             if reports >= REPORTS_FOR_A_STATUS:
                 answer.documented.append((1, 0, row, [("reports", "%d real report%s of this status" % (reports, "s"[:reports > 1]))]))
     # alike for the text: the cause real reports of this status had more often first, then of any status
-    with_status = (lambda key: real_world.cause_with(key, mine)) if real_world is not None else (lambda key: 0)
-    reports = real_world.cause if real_world is not None else (lambda key: 0)
-    answer.documented.sort(key=lambda d: (-d[0], -with_status(d[2].get("key")), -reports(d[2].get("key")), -d[1], d[2]["line"]))
+    answer.documented.sort(key=lambda d: (-d[0], -real_world.cause_with(d[2].get("key"), mine), -real_world.cause(d[2].get("key")),
+                                          -d[1], d[2]["line"]))
     # real reports of this very status whose cause no case reproduces (documented): the status alone singles out no case
-    unreproduced = sum(real_world.cause_with(row.get("key"), mine) for row in corpus.documented) if real_world is not None else 0
+    unreproduced = sum(real_world.cause_with(row.get("key"), mine) for row in corpus.documented)
     if text_specific or names_status or unreproduced >= REPORTS_AGAINST_A_CAUSE:
         # text a documented cause names explains the message better than a status alone; a documented cause whose
         # symptom is this very status explains it as well as a case the status alone singles out

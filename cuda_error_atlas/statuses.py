@@ -196,7 +196,8 @@ class Vocabulary:
             verbless = re.sub(r" (?:was encountered|triggered)$", "", text.lower())
             core = re.sub(r"^(?:an?|the) ", "", verbless)
             if verbless != text.lower() and (len(core.split()) >= 3 or "-" in core):
-                short.setdefault(core, (core, name, api))
+                # as whole words: "device-side assertions" is not "device-side assert"
+                short.setdefault(core, (core, name, api, re.compile(r"(?<![\w-])%s(?![\w-])" % re.escape(core))))
         self.short_texts = sorted(short.values(), key=lambda t: (-len(t[0]), t[1]))
 
     def same_as(self, name):
@@ -307,8 +308,8 @@ def recognise(text, vocabulary):
             continue                      # "CUDA_ERROR_X: its text": one error
         add(Status(name, api, 'by its text, "%s"' % message, "error", at))
     # the text in a writer's own words, where the whole text is not there
-    for message, name, api in vocabulary.short_texts:
-        match = re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(message), lowered)    # "device-side assertions" is not it
+    for message, name, api, pattern in vocabulary.short_texts:
+        match = pattern.search(lowered)
         at = match.start() if match else -1
         if at < 0 or any(a <= at < b for a, b in taken) or any(name in s.same_as for s in found.values()):
             continue

@@ -809,10 +809,7 @@ class RealWorldFloor(unittest.TestCase):
         every = benchmark_explain.run(rows, corpus())
         answered = {"odd": [r for r in every if benchmark_explain.half(r["id"]) == "odd"],
                     "even": benchmark_explain.run([row for row in rows if row not in odd], corpus(), benchmark_explain.real_world(odd, corpus()))}
-        for name, first, _ in benchmark_explain.BLIND_BATCHES:
-            earlier = [row for row in rows if int(row["id"][2:]) < first]
-            answered[name] = benchmark_explain.run([row for row in rows if benchmark_explain.blind_batch(row["id"]) == name],
-                                                   corpus(), benchmark_explain.real_world(earlier, corpus()))
+        answered.update(benchmark_explain.blind_results(rows, corpus()))
         # measured 2026-11-24 (third session, 484 rows), top-1 / top-3 / no case claimed / documented shown: odd
         # 72.5/91.3/99.0/65.4, even 63.1/82.3/96.0/46.5; the blind batches today 86.4/95.5/100/57.1, 54.3/80.0/100/60.0,
         # 62.1/79.3/100/42.1, 64.0/76.0/93.3/40.0, 46.2/76.9/94.7/73.7, 38.5/69.2/100/25.9, 73.9/87.0/96.4/50.0,
