@@ -4,6 +4,11 @@ environment's fingerprint (from atlas-fingerprint, plus the PyTorch version)
 and one entry per case and variant.
 
     python3 harness/run_mirrors.py --out DIR [--fingerprint-program build/run/atlas-fingerprint]
+                                  [--family F ...] [--case NAME ...]
+
+A run of some families or cases only is written as a partial results file
+(NAME.partial.json): it lies over the complete column of the same
+environment, whose other mirrors keep what they recorded.
 """
 import argparse
 import glob
@@ -40,6 +45,8 @@ def main():
                         help="the built atlas-fingerprint, for the environment")
     parser.add_argument("--family", action="append", default=[],
                         help="run only this family's mirrors (repeatable; default: every family)")
+    parser.add_argument("--case", action="append", default=[],
+                        help="run only this case's mirror (repeatable; default: every case)")
     args = parser.parse_args()
     environment = fingerprint(args.fingerprint_program)
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "harness"))
@@ -47,7 +54,7 @@ def main():
     for script in sorted(glob.glob(os.path.join(ROOT, "cases", "*", "*.py"))):
         family = os.path.basename(os.path.dirname(script))
         case = os.path.splitext(os.path.basename(script))[0]
-        if args.family and family not in args.family:
+        if (args.family and family not in args.family) or (args.case and case not in args.case):
             continue
         for variant in ("fixed", "broken"):
             run = {"case": case, "family": family, "variant": variant,
@@ -66,7 +73,8 @@ def main():
             print("%s %s: %s %s" % (case, variant, run.get("exception"), (run.get("message") or "")[:200]))
     os.makedirs(args.out, exist_ok=True)
     name = "pytorch-%s_%s" % (environment["torch"], environment.get("id", "unknown"))
-    path = os.path.join(args.out, re.sub(r"[^A-Za-z0-9._-]", "-", name) + ".json")
+    partial = bool(args.family or args.case)
+    path = os.path.join(args.out, re.sub(r"[^A-Za-z0-9._-]", "-", name) + (".partial.json" if partial else ".json"))
     with open(path, "w") as f:
         json.dump({"schema": "cuda-error-atlas/pytorch/1", "environment": environment, "runs": runs}, f, indent=1)
     print("mirror results:", path)
