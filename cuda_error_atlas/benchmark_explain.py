@@ -184,6 +184,8 @@ BLIND_BATCHES = [
     ("blind8", 438, "collected blind, 2026-11-24, third session, the eighth batch"),
     # measured once with explain frozen at b663eb1 (six documented causes added after the eighth)
     ("blind9", 485, "collected blind, 2026-11-24, third session, the ninth batch"),
+    # measured once with explain frozen at ee0f237 (92 documented causes added after the ninth, 173 in all)
+    ("blind10", 532, "collected blind, 2026-11-24, fourth session, the tenth batch"),
 ]
 
 

@@ -817,7 +817,8 @@ class RealWorldFloor(unittest.TestCase):
         floors = {"odd": (0.70, 0.88, 0.95, 0.60), "even": (0.58, 0.78, 0.92, 0.43), "blind": (0.80, 0.90, 0.90, 0.50),
                   "blind2": (0.50, 0.75, 0.90, 0.50), "blind3": (0.58, 0.75, 0.90, 0.35), "blind4": (0.60, 0.72, 0.90, 0.35),
                   "blind5": (0.42, 0.72, 0.90, 0.65), "blind6": (0.35, 0.65, 0.90, 0.20), "blind7": (0.70, 0.83, 0.90, 0.45),
-                  "blind8": (0.62, 0.88, 0.90, 0.38), "blind9": (0.75, 0.88, 0.90, 0.12)}
+                  "blind8": (0.62, 0.88, 0.90, 0.38), "blind9": (0.75, 0.88, 0.90, 0.12),
+                  "blind10": (0.35, 0.70, 0.90, 0.30)}
         self.assertEqual(set(floors) - {"odd", "even"}, {name for name, _, _ in benchmark_explain.BLIND_BATCHES})
         for half, (top1, top3, honest, documented) in floors.items():
             figures = benchmark_explain.figures(answered[half])["overall"]
