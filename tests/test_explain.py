@@ -820,15 +820,16 @@ class RealWorldFloor(unittest.TestCase):
         answered = {"odd": [r for r in every if benchmark_explain.half(r["id"]) == "odd"],
                     "even": benchmark_explain.run([row for row in rows if row not in odd], corpus(), benchmark_explain.real_world(odd, corpus()))}
         answered.update(benchmark_explain.blind_results(rows, corpus()))
-        # measured 2026-11-24 (third session, 484 rows), top-1 / top-3 / no case claimed / documented shown: odd
-        # 72.5/91.3/99.0/65.4, even 63.1/82.3/96.0/46.5; the blind batches today 86.4/95.5/100/57.1, 54.3/80.0/100/60.0,
-        # 62.1/79.3/100/42.1, 64.0/76.0/93.3/40.0, 46.2/76.9/94.7/73.7, 38.5/69.2/100/25.9, 73.9/87.0/96.4/50.0,
-        # 68.4/94.7/96.4/42.9, 82.4/94.1/96.7/16.7
-        floors = {"odd": (0.70, 0.88, 0.95, 0.60), "even": (0.58, 0.78, 0.92, 0.43), "blind": (0.80, 0.90, 0.90, 0.50),
-                  "blind2": (0.50, 0.75, 0.90, 0.50), "blind3": (0.58, 0.75, 0.90, 0.35), "blind4": (0.60, 0.72, 0.90, 0.35),
-                  "blind5": (0.42, 0.72, 0.90, 0.65), "blind6": (0.35, 0.65, 0.90, 0.20), "blind7": (0.70, 0.83, 0.90, 0.45),
-                  "blind8": (0.62, 0.88, 0.90, 0.38), "blind9": (0.75, 0.88, 0.90, 0.12),
-                  "blind10": (0.35, 0.70, 0.90, 0.30)}
+        # measured 2026-11-24 (fourth session, 588 rows), top-1 / top-3 / no case claimed / documented shown: odd
+        # 72.5/92.2/100/73.0, even 62.4/80.9/95.6/58.4; the blind batches today 86.4/95.5/100/71.4, 54.3/80.0/100/60.0,
+        # 62.1/79.3/100/52.6, 64.0/76.0/93.3/46.7, 46.2/76.9/100/78.9, 38.5/69.2/100/37.0, 73.9/82.6/96.4/71.4,
+        # 68.4/94.7/96.4/64.3, 82.4/94.1/96.7/66.7, 50.0/85.7/95.3/58.1 (the seventh's top-3 fell by one row when the
+        # driver API's block-size case joined the launch-configuration tie)
+        floors = {"odd": (0.70, 0.90, 0.98, 0.70), "even": (0.60, 0.78, 0.93, 0.55), "blind": (0.80, 0.90, 0.90, 0.65),
+                  "blind2": (0.50, 0.75, 0.90, 0.55), "blind3": (0.58, 0.75, 0.90, 0.50), "blind4": (0.60, 0.72, 0.90, 0.45),
+                  "blind5": (0.42, 0.72, 0.90, 0.75), "blind6": (0.35, 0.65, 0.90, 0.35), "blind7": (0.70, 0.80, 0.90, 0.65),
+                  "blind8": (0.62, 0.88, 0.90, 0.60), "blind9": (0.75, 0.88, 0.90, 0.60),
+                  "blind10": (0.45, 0.80, 0.90, 0.55)}
         self.assertEqual(set(floors) - {"odd", "even"}, {name for name, _, _ in benchmark_explain.BLIND_BATCHES})
         for half, (top1, top3, honest, documented) in floors.items():
             figures = benchmark_explain.figures(answered[half])["overall"]
