@@ -1614,7 +1614,6 @@ def find_documented(reading, corpus, candidates, real_world=None):
                     hits.append(("status", pattern))
             elif any(pattern.lower() == vocabulary.text.get(n, "").lower() for n in mine):
                 hits.append(("status", pattern))          # the status's own text, the status named otherwise
-                names_status = True
             elif pattern.lower() in text.lower():
                 # a status's own text (or a piece of the recognised status's text) says no more than the status
                 own = pattern.lower() in status_texts or any(pattern.lower() in vocabulary.text.get(n, "").lower() for n in mine)

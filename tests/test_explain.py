@@ -527,16 +527,6 @@ class SmallTree(unittest.TestCase):
         self.assertEqual(answer.candidates[0].confidence, "possible")
         self.assertIn("handle_table_bug", [d[2]["key"] for d in answer.documented])
 
-    def test_a_documented_cause_naming_the_status_by_its_text_leaves_the_case_possible(self):
-        corpus = Corpus(self.root, [])
-        # the status's own words as the documented cause's symptom say as much as its name
-        corpus.documented.append({"key": "handle_table_bug", "patterns": ["invalid resource handle"], "line": 99,
-                                  "cause": "A driver's handle table bug.", "fix": "Update the driver.", "source": "org/repo#2"})
-        answer = explain.explain("cudaMemcpyAsync failed: invalid resource handle", corpus)
-        self.assertEqual(answer.candidates[0].case, "stream_used_after_destroy")
-        self.assertEqual(answer.candidates[0].confidence, "possible")
-        self.assertIn("handle_table_bug", [d[2]["key"] for d in answer.documented])
-
     def test_the_dataset_answers_alike_and_notices_changes(self):
         text = "cudaMemcpyAsync failed: invalid resource handle"
         first = Corpus(self.root, [])                       # read afresh from the files
