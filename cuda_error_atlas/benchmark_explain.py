@@ -133,9 +133,11 @@ def run(rows, corpus, counts=None, unquoted=False):
         outcome, detail = judge(row, answer, known)
         # the documented causes a user is shown (explain prints the first three)
         documented = [d[2].get("key") for d in answer.documented[:3]]
-        # when explain says "the cause": was one of the cases it named so the row's own?
+        # when explain says "the cause": is it the row's own (a case the row names, or a case of the row's cause)?
         claimed = [c.case for c in answer.candidates if c.confidence == CAUSE]
-        claim = None if not claimed else any(case in row["expected"] for case in claimed)
+        cause_of = getattr(corpus, "cause_of", {})
+        own = {cause_of.get(case) for case in row["expected"]} | {row.get("cause_key")}
+        claim = None if not claimed else any(case in row["expected"] or cause_of.get(case) in own for case in claimed)
         results.append({"id": row["id"], "wrapper": row.get("wrapper", "?"), "outcome": outcome, "detail": detail,
                         "claim_right": claim, "quoted_by": sorted(quoting),
                         "answer": answer.kind, "exit": answer.exit_code, "seconds": seconds,
