@@ -188,6 +188,9 @@ BLIND_BATCHES = [
     ("blind9", 485, "collected blind, 2026-11-24, third session, the ninth batch"),
     # measured once with explain frozen at ee0f237 (92 documented causes added after the ninth, 173 in all)
     ("blind10", 532, "collected blind, 2026-11-24, fourth session, the tenth batch"),
+    # measured once with explain frozen at 2a63678 (101 documented causes and the driver API's block-size case after
+    # the tenth)
+    ("blind11", 589, "collected blind, 2026-11-24, fourth session, the eleventh batch"),
 ]
 
 
