@@ -193,7 +193,9 @@ class Vocabulary:
         # access was encountered"): the text less its article and its closing verb, where what is left still says it
         short = {}
         for text, name, api in self.texts:
-            verbless = re.sub(r" (?:was encountered|triggered)$", "", text.lower())
+            # and the text less the hint it closes with ("unhandled cuda error" of NCCL's "... (run with NCCL_DEBUG=INFO
+            # for details)", the words older NCCL releases printed alone)
+            verbless = re.sub(r" (?:was encountered|triggered|\(run with [^()]*\))$", "", text.lower())
             core = re.sub(r"^(?:an?|the) ", "", verbless)
             if verbless != text.lower() and (len(core.split()) >= 3 or "-" in core):
                 # as whole words: "device-side assertions" is not "device-side assert"

@@ -38,6 +38,14 @@ class Stages(unittest.TestCase):
         self.assertIn("cublasSgemm", reading.user_calls)
         self.assertIn("PyTorch", reading.answer.wrappers)
 
+    def test_a_status_text_less_its_closing_hint_is_the_status(self):
+        # NCCL's "unhandled cuda error (run with NCCL_DEBUG=INFO for details)" is pasted without its hint (older
+        # releases printed none), and read as whole words
+        reading, _ = weighed("Test NCCL failure common.cu:777 'unhandled cuda error'")
+        self.assertIn("ncclUnhandledCudaError", [s.name for s in reading.errors])
+        reading, _ = weighed("an unhandled cuda errors list")
+        self.assertNotIn("ncclUnhandledCudaError", [s.name for s in reading.errors])
+
     def test_a_framework_message_brings_the_status_it_wraps(self):
         reading, _ = weighed("RuntimeError: No CUDA GPUs are available")
         self.assertTrue(reading.answer.frameworks)
