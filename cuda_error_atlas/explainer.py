@@ -60,9 +60,10 @@ info warning warn who how why let set run off put end did does done now yet too 
 during within because since upon text""".split())
 CAUSE, POSSIBLE, RELATED = "cause", "possible", "related"
 # statuses that say only that some argument of the call was wrong, some configuration of it is not supported, or
-# something inside the library failed: a case returning one is an example of it, and the cause only at the call the
-# text names
-ARGUMENT_STATUS = re.compile(r"(?:INVALID_VALUE|BAD_PARAM|InvalidValue|NOT_SUPPORTED|NotSupported|INTERNAL_ERROR)\b")
+# something inside the library failed (NCCL's unhandled CUDA or system error: some call beneath it failed, its WARN
+# lines say which): a case returning one is an example of it, and the cause only at the call the text names
+ARGUMENT_STATUS = re.compile(r"(?:INVALID_VALUE|BAD_PARAM|InvalidValue|NOT_SUPPORTED|NotSupported|INTERNAL_ERROR|"
+                             r"ncclUnhandledCudaError|ncclSystemError|ncclInternalError)\b")
 # statuses that say only that a check in a kernel failed: which check, and so which mistake, only the assert's own
 # line says (a catalogue entry of the framework whose check it is)
 ASSERT_STATUS = {"cudaErrorAssert", "CUDA_ERROR_ASSERT"}

@@ -166,6 +166,15 @@ class WhatAStatusSays(unittest.TestCase):
     def test_an_internal_error_names_no_cause_alone(self):
         self.assertEqual(self.claimed("RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR"), [])
 
+    def test_nccl_saying_a_call_beneath_it_failed_names_no_cause_alone(self):
+        # with no real report to weigh it either way: "unhandled cuda error" says only that some CUDA call NCCL made
+        # failed (its WARN lines say which), so the one case that returns it is an example, not the cause
+        for text in ("Test NCCL failure common.cu:777 'unhandled cuda error'",
+                     "NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)"):
+            answer = E.explain(text, corpus(), real_world=E.RealWorld())
+            self.assertTrue(answer.candidates, text)
+            self.assertEqual([c.case for c in answer.candidates if c.confidence == E.CAUSE], [], text)
+
     def test_an_assert_that_names_no_known_check_names_no_cause(self):
         self.assertEqual(self.claimed("RuntimeError: CUDA error: device-side assert triggered"), [])
         answer = E.explain("RuntimeError: CUDA error: device-side assert triggered", corpus())
