@@ -191,6 +191,8 @@ BLIND_BATCHES = [
     # measured once with explain frozen at 2a63678 (101 documented causes and the driver API's block-size case after
     # the tenth)
     ("blind11", 589, "collected blind, 2026-11-24, fourth session, the eleventh batch"),
+    # measured once with explain frozen at ce19fd7; its rows name every case of their cause (answers are causes)
+    ("blind12", 646, "collected blind, 2026-11-24, fourth session, the twelfth batch"),
 ]
 
 
