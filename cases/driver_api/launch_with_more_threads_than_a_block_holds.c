@@ -46,36 +46,20 @@
  */
 #include "driver_api.h"
 
-#include <stdio.h>
-
 static void launch_block_of(unsigned threads)
 {
-    struct atlas_driver cu;
-    CUmodule module = NULL;
-    CUfunction function = NULL;
-    char ptx[1024];
-    int *answer = NULL, value = 0;
-    if (!ATLAS_CUDA("context", cudaFree(0)) || !atlas_driver_open(&cu))
+    struct write_answer_launch l;
+    if (!write_answer_ready(&l))
         return;
-    snprintf(ptx, sizeof ptx, WRITE_ANSWER_PTX, "write_answer");
-    if (!CU("load", cu.cuModuleLoadData(&module, ptx)))
-        return;
-    if (CU("lookup", cu.cuModuleGetFunction(&function, module, "write_answer"))
-        && ATLAS_CUDA("alloc", cudaMalloc((void **)&answer, sizeof(int)))) {
-        void *arguments[] = {&answer};
-        if (ATLAS_CUDA("clear", cudaMemset(answer, 0, sizeof(int)))) {
-            /* one block of `threads` threads, every one storing 42 */
-            bool launched = CU("launch", cu.cuLaunchKernel(function, 1, 1, 1, threads, 1, 1, 0, NULL, arguments, NULL));
-            if (launched && ATLAS_CUDA("sync", cudaDeviceSynchronize())
-                && ATLAS_CUDA("copy", cudaMemcpy(&value, answer, sizeof value, cudaMemcpyDeviceToHost)))
-                atlas_check("result", value == 42, "the kernel wrote %d (42 expected)", value);
-            /* the same kernel, 1024 threads: does the context still work? */
-            if (!launched && CU("launch_1024", cu.cuLaunchKernel(function, 1, 1, 1, 1024, 1, 1, 0, NULL, arguments, NULL)))
-                ATLAS_CUDA("sync_1024", cudaDeviceSynchronize());
-        }
-        cudaFree(answer);
-    }
-    CU("unload", cu.cuModuleUnload(module));
+    struct atlas_driver cu = l.cu;
+    void *arguments[] = {&l.answer};
+    /* one block of `threads` threads, every one storing 42 */
+    if (CU("launch", cu.cuLaunchKernel(l.function, 1, 1, 1, threads, 1, 1, 0, NULL, arguments, NULL)))
+        write_answer_checked(&l);
+    /* the same kernel, 1024 threads: does the context still work? */
+    else if (CU("launch_1024", cu.cuLaunchKernel(l.function, 1, 1, 1, 1024, 1, 1, 0, NULL, arguments, NULL)))
+        ATLAS_CUDA("sync_1024", cudaDeviceSynchronize());
+    write_answer_done(&l);
 }
 
 static void block_of_1024_threads(void) { launch_block_of(1024); }
