@@ -30,8 +30,8 @@
  * loop over y and z; check the grid against cuDeviceGetAttribute(
  * CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z) where the shape comes from the data.
  *
- * References: tinygrad/tinygrad#625 (a grid of (2, 2, 93288), fixed by
- * folding the long dimension onto x); CUDA Programming Guide, technical
+ * References: tinygrad/tinygrad#625 (a grid of (2, 2, 93288): its z over
+ * the GPU's 65535); CUDA Programming Guide, technical
  * specifications per compute capability
  * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#features-and-technical-specifications).
  *
