@@ -957,7 +957,7 @@ def _text_kinds(text):
 
 
 def _library(function):
-    for prefix in ("cublasLt", "cublas", "cusolver", "cufft", "curand", "cudnn", "nccl", "cuda", "cu"):
+    for prefix in ("cublasLt", "cublas", "cusolver", "cufft", "curand", "cusparse", "cudnn", "nccl", "cuda", "cu"):
         if (function or "").startswith(prefix):
             return prefix
     return ""

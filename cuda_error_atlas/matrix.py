@@ -505,10 +505,10 @@ def matrix_json(matrix, problems):
 
 # What a program can be seen to get back, by library: the runtime's
 # cudaSuccess/cudaError*, the driver API's CUDA_*, cuBLAS, cuSOLVER, cuFFT
-# (cufftResult only, not CUFFT_R2C or CUFFT_FORWARD), cuRAND, cuDNN, NCCL (ncclResult_t
+# (cufftResult only, not CUFFT_R2C or CUFFT_FORWARD), cuRAND, cuSPARSE, cuDNN, NCCL (ncclResult_t
 # only, not ncclAllReduce) and a signal. A function name (cudaMalloc) is not one.
 STATUS_WORD = re.compile(r"\b(cudaSuccess|cudaError[A-Z]\w*|CUDA_SUCCESS|CUDA_ERROR_\w+|CUBLAS_STATUS_\w+"
-                         r"|CUSOLVER_STATUS_\w+|CUDNN_STATUS_\w+|CURAND_STATUS_\w+"
+                         r"|CUSOLVER_STATUS_\w+|CUDNN_STATUS_\w+|CURAND_STATUS_\w+|CUSPARSE_STATUS_\w+"
                          r"|CUFFT_(?:SUCCESS|INVALID_\w+|\w+_FAILED|\w+_FAILURE|INTERNAL_ERROR|UNALIGNED_DATA|NO_WORKSPACE"
                          r"|NOT_IMPLEMENTED|NOT_SUPPORTED|MISSING_DEPENDENCY|LICENSE_ERROR|INCOMPLETE_PARAMETER_LIST|PARSE_ERROR)"
                          r"|ncclSuccess|ncclInProgress|nccl\w*Error|ncclInvalid\w+|NVRTC_SUCCESS|NVRTC_ERROR_\w+|SIG[A-Z]{2,})\b")

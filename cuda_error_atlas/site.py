@@ -38,7 +38,7 @@ NAV = [("index.html", "Home"), ("matrix.html", "Matrix"), ("atlas.html", "Cases"
 OWN_WORDS = {"result_wrong": "every call succeeded but the result was wrong",
              "timeout": "the process ran past its time limit and was killed"}
 LIBRARIES = {"cuda": "CUDA runtime (cudaError_t)", "cu": "CUDA driver API (CUresult)", "cublas": "cuBLAS (cublasStatus_t)",
-             "cudnn": "cuDNN (cudnnStatus_t)", "cufft": "cuFFT (cufftResult)", "cusolver": "cuSOLVER (cusolverStatus_t)", "curand": "cuRAND (curandStatus_t)",
+             "cudnn": "cuDNN (cudnnStatus_t)", "cufft": "cuFFT (cufftResult)", "cusolver": "cuSOLVER (cusolverStatus_t)", "curand": "cuRAND (curandStatus_t)", "cusparse": "cuSPARSE (cusparseStatus_t)",
              "nccl": "NCCL (ncclResult_t)", "nvrtc": "NVRTC (nvrtcResult)"}
 
 

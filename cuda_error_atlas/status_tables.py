@@ -139,6 +139,10 @@ def main(argv):
     write("curand-%s.tsv" % curand, "curand",
           [(n, v, "") for n, v in enum_values(read("curand.h"), "CURAND_STATUS_VERSION_MISMATCH", "CURAND_STATUS_")],
           "cuRAND curandStatus_t: %s/include/curand.h (cuRAND %s)" % (cuda, curand))
+    cusparse = "%s.%s.%s" % tuple(version(include, [("cusparse.h", m)]) for m in ("CUSPARSE_VER_MAJOR", "CUSPARSE_VER_MINOR", "CUSPARSE_VER_PATCH"))
+    write("cusparse-%s.tsv" % cusparse, "cusparse",
+          [(n, v, "") for n, v in enum_values(read("cusparse.h"), "CUSPARSE_STATUS_NOT_INITIALIZED", "CUSPARSE_STATUS_")],
+          "cuSPARSE cusparseStatus_t: %s/include/cusparse.h (cuSPARSE %s)" % (cuda, cusparse))
     # cuRAND documents each status in a trailing ///< comment
     with open(os.path.join(STATUS_NAMES, "meanings_curand-%s.tsv" % curand), "w", encoding="utf-8") as f:
         f.write("# What each status means, from the ///< comments of %s/include/curand.h (cuRAND %s)\n"

@@ -38,6 +38,13 @@ class Stages(unittest.TestCase):
         self.assertIn("cublasSgemm", reading.user_calls)
         self.assertIn("PyTorch", reading.answer.wrappers)
 
+    def test_cusparse_statuses_are_read_by_name(self):
+        # cuSPARSE's statuses (data/status_names/cusparse-*.tsv, from cusparse.h) are named as such, with their API
+        reading, _ = weighed("terminate called after throwing: CUSPARSE_STATUS_INSUFFICIENT_RESOURCES")
+        named = [s for s in reading.errors if s.name == "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES"]
+        self.assertTrue(named, [s.name for s in reading.errors])
+        self.assertEqual(corpus().vocabulary.describe("CUSPARSE_STATUS_INSUFFICIENT_RESOURCES")["api"], "cuSPARSE")
+
     def test_a_status_text_less_its_closing_hint_is_the_status(self):
         # NCCL's "unhandled cuda error (run with NCCL_DEBUG=INFO for details)" is pasted without its hint (older
         # releases printed none), and read as whole words
