@@ -619,6 +619,7 @@ class RealWorld:
                          report_statuses(report_text(row.get("error_text", "")), corpus) if corpus else ()))
         return cls(rows)
 
+
 def _read_frameworks(root):
     """[{id, framework, pattern (compiled), wraps_status, cause_key, meaning, source, ...}]; a pattern that does not
     compile is left out and said so (a catalogue entry that can never match is a hole, not a silence)."""

@@ -59,6 +59,11 @@ def version(include, macro_names):
     return "?"
 
 
+def release(include, header, *macros):
+    """A library's version from its header's macros, joined with dots (NCCL_MAJOR, NCCL_MINOR, NCCL_PATCH: 2.28.9)."""
+    return ".".join(version(include, [(header, macro)]) for macro in macros)
+
+
 def library_text(library, function, value):
     try:
         lib = ctypes.CDLL(library)
@@ -112,17 +117,17 @@ def main(argv):
     write("driver_api_cuda-%s.tsv" % cuda_version, "cu",
           [(n, v, "") for n, v in enum_values(read("cuda.h"), "CUDA_ERROR_INVALID_VALUE", "CUDA_")],
           "Driver API CUresult (cuGetErrorName): %s/include/cuda.h, CUDA_VERSION %s" % (cuda, cuda_version))
-    nccl = "%s.%s.%s" % tuple(version(include, [("nccl.h", m)]) for m in ("NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH"))
+    nccl = release(include, "nccl.h", "NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH")
     write("nccl-%s.tsv" % nccl, "nccl",
           [(n, v, library_text(os.path.join(lib, "libnccl.so.2"), "ncclGetErrorString", v))
            for n, v in enum_values(read("nccl.h"), "ncclUnhandledCudaError", "nccl") if n != "ncclNumResults"],
           "NCCL ncclResult_t: %s/include/nccl.h (NCCL %s); text from ncclGetErrorString" % (cuda, nccl))
-    cudnn = "%s.%s.%s" % tuple(version(include, [("cudnn_version.h", m)]) for m in ("CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL"))
+    cudnn = release(include, "cudnn_version.h", "CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL")
     write("cudnn-%s.tsv" % cudnn, "cudnn",
           [(n, v, library_text(os.path.join(lib, "libcudnn.so.9"), "cudnnGetErrorString", v))
            for n, v in enum_values(read("cudnn_graph.h"), "CUDNN_STATUS_NOT_INITIALIZED", "CUDNN_STATUS_")],
           "cuDNN cudnnStatus_t: %s/include/cudnn_graph.h (cuDNN %s; cuDNN 8 numbered these 0-14); text from cudnnGetErrorString" % (cuda, cudnn))
-    cusolver = "%s.%s.%s" % tuple(version(include, [("cusolver_common.h", m)]) for m in ("CUSOLVER_VER_MAJOR", "CUSOLVER_VER_MINOR", "CUSOLVER_VER_PATCH"))
+    cusolver = release(include, "cusolver_common.h", "CUSOLVER_VER_MAJOR", "CUSOLVER_VER_MINOR", "CUSOLVER_VER_PATCH")
     write("cusolver-%s.tsv" % cusolver, "cusolver",
           [(n, v, "") for n, v in enum_values(read("cusolver_common.h"), "CUSOLVER_STATUS_NOT_INITIALIZED", "CUSOLVER_STATUS_")],
           "cuSOLVER cusolverStatus_t: %s/include/cusolver_common.h (cuSOLVER %s)" % (cuda, cusolver))
@@ -135,11 +140,11 @@ def main(argv):
     write("cufft-%s.tsv" % cufft, "cufft",
           [(n, v, "") for n, v in enum_values(read("cufft.h"), "CUFFT_ALLOC_FAILED", "CUFFT_")],
           "cuFFT cufftResult: %s/include/cufft.h (CUFFT_VERSION %s)" % (cuda, cufft))
-    curand = "%s.%s.%s" % tuple(version(include, [("curand.h", m)]) for m in ("CURAND_VER_MAJOR", "CURAND_VER_MINOR", "CURAND_VER_PATCH"))
+    curand = release(include, "curand.h", "CURAND_VER_MAJOR", "CURAND_VER_MINOR", "CURAND_VER_PATCH")
     write("curand-%s.tsv" % curand, "curand",
           [(n, v, "") for n, v in enum_values(read("curand.h"), "CURAND_STATUS_VERSION_MISMATCH", "CURAND_STATUS_")],
           "cuRAND curandStatus_t: %s/include/curand.h (cuRAND %s)" % (cuda, curand))
-    cusparse = "%s.%s.%s" % tuple(version(include, [("cusparse.h", m)]) for m in ("CUSPARSE_VER_MAJOR", "CUSPARSE_VER_MINOR", "CUSPARSE_VER_PATCH"))
+    cusparse = release(include, "cusparse.h", "CUSPARSE_VER_MAJOR", "CUSPARSE_VER_MINOR", "CUSPARSE_VER_PATCH")
     write("cusparse-%s.tsv" % cusparse, "cusparse",
           [(n, v, "") for n, v in enum_values(read("cusparse.h"), "CUSPARSE_STATUS_NOT_INITIALIZED", "CUSPARSE_STATUS_")],
           "cuSPARSE cusparseStatus_t: %s/include/cusparse.h (cuSPARSE %s)" % (cuda, cusparse))
