@@ -1670,8 +1670,11 @@ def rank(reading, corpus, candidates, real_world, limit=None):
                                                         -corpus.cited_by[c.case], -c.evidence_count,
                                                         c.aftermath, corpus.family.get(c.case, ""), c.case))
     ranked = [c for c in ranked if c.score >= 5]
+    mine = own_statuses(reading)
     for c in ranked:
-        c.real_world = real_world[c.case]
+        # the real reports of this case, or of its cause with this very status (a row of an earlier batch names one
+        # case of its cause; explain answers with causes)
+        c.real_world = max(real_world[c.case], real_world.cause_with(getattr(corpus, "cause_of", {}).get(c.case), mine))
     if len(ranked) >= 2 and ranked[0].confidence != RELATED:
         top = ranked[0]
         # within a few points, on evidence of the same kind, no ranking is honest
