@@ -193,6 +193,8 @@ BLIND_BATCHES = [
     ("blind11", 589, "collected blind, 2026-11-24, fourth session, the eleventh batch"),
     # measured once with explain frozen at ce19fd7; its rows name every case of their cause (answers are causes)
     ("blind12", 646, "collected blind, 2026-11-24, fourth session, the twelfth batch"),
+    # measured once with explain frozen at 980fa42 (ties ordered by real reports of a case's cause with the status)
+    ("blind13", 684, "collected blind, 2026-11-24, fifth session, the thirteenth batch"),
 ]
 
 
