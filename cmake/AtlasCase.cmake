@@ -23,6 +23,7 @@ set(ATLAS_CASE_LIBRARIES
   "<cusolverDn\\.h>" CUDA::cusolver
   "<cufft\\.h>" CUDA::cufft
   "<curand\\.h>" CUDA::curand
+  "<cusparse\\.h>" CUDA::cusparse
   "<cuda\\.h>" CUDA::cuda_driver
   "<cudnn\\.h>" ATLAS_CUDNN_LIBRARY
   "<nccl\\.h>" ATLAS_NCCL_LIBRARY

@@ -1,15 +1,15 @@
-/* atlas_libraries.h — recording cuSOLVER, cuFFT, cuRAND, cuDNN and NCCL statuses.
+/* atlas_libraries.h — recording cuSOLVER, cuFFT, cuRAND, cuSPARSE, cuDNN and NCCL statuses.
  *
  * A case includes the library's own header first (that is what the build
- * links by: <cusolverDn.h>, <cufft.h>, <curand.h>, <cudnn.h>, <nccl.h>), then
+ * links by: <cusolverDn.h>, <cufft.h>, <curand.h>, <cusparse.h>, <cudnn.h>, <nccl.h>), then
  * this one; each section below exists only when its library's header came first.
  *
  *   ATLAS_CUSOLVER("step", call)   ATLAS_CUFFT("step", call)
- *   ATLAS_CURAND("step", call)
+ *   ATLAS_CURAND("step", call)     ATLAS_CUSPARSE("step", call)
  *   ATLAS_CUDNN("step", call)      ATLAS_NCCL("step", call)
  *
  * Names come from the library where it has a function for them
- * (cudnnGetErrorString returns the enum's name); cuSOLVER, cuFFT, cuRAND and NCCL
+ * (cudnnGetErrorString returns the enum's name); cuSOLVER, cuFFT, cuRAND, cuSPARSE and NCCL
  * have none, so their enum names are spelled here, and a code these
  * headers do not know is recorded as <unknown:N>, never guessed.
  * (ncclGetErrorString returns a sentence, not a name: it goes to a note.)
@@ -125,6 +125,33 @@ static inline bool atlas_curand_call(const char *step, const char *text, curandS
     return atlas_library_call(step, "curand", text, (int)s, atlas_curand_name(s), s == CURAND_STATUS_SUCCESS);
 }
 #define ATLAS_CURAND(step, call) atlas_curand_call((step), #call, (call))
+#endif
+
+#ifdef CUSPARSE_H_
+static inline const char *atlas_cusparse_name(cusparseStatus_t s)
+{
+    switch (s) {
+        ATLAS_NAME_CASE(CUSPARSE_STATUS_SUCCESS)
+        ATLAS_NAME_CASE(CUSPARSE_STATUS_NOT_INITIALIZED)
+        ATLAS_NAME_CASE(CUSPARSE_STATUS_ALLOC_FAILED)
+        ATLAS_NAME_CASE(CUSPARSE_STATUS_INVALID_VALUE)
+        ATLAS_NAME_CASE(CUSPARSE_STATUS_ARCH_MISMATCH)
+        ATLAS_NAME_CASE(CUSPARSE_STATUS_MAPPING_ERROR)
+        ATLAS_NAME_CASE(CUSPARSE_STATUS_EXECUTION_FAILED)
+        ATLAS_NAME_CASE(CUSPARSE_STATUS_INTERNAL_ERROR)
+        ATLAS_NAME_CASE(CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED)
+        ATLAS_NAME_CASE(CUSPARSE_STATUS_ZERO_PIVOT)
+        ATLAS_NAME_CASE(CUSPARSE_STATUS_NOT_SUPPORTED)
+        ATLAS_NAME_CASE(CUSPARSE_STATUS_INSUFFICIENT_RESOURCES)
+    default:
+        return NULL;
+    }
+}
+static inline bool atlas_cusparse_call(const char *step, const char *text, cusparseStatus_t s)
+{
+    return atlas_library_call(step, "cusparse", text, (int)s, atlas_cusparse_name(s), s == CUSPARSE_STATUS_SUCCESS);
+}
+#define ATLAS_CUSPARSE(step, call) atlas_cusparse_call((step), #call, (call))
 #endif
 
 #ifdef CUDNN_H_

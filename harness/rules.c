@@ -82,7 +82,7 @@ static bool valid_alternative(const char *alt, bool for_end)
         return is_name(alt);
     /* the other toolkit libraries (atlas_libraries.h) */
     if (strncmp(alt, "CUSOLVER_STATUS_", 16) == 0 || strncmp(alt, "CUFFT_", 6) == 0
-        || strncmp(alt, "CURAND_STATUS_", 14) == 0 || strncmp(alt, "CUDNN_STATUS_", 13) == 0 || strncmp(alt, "nccl", 4) == 0
+        || strncmp(alt, "CURAND_STATUS_", 14) == 0 || strncmp(alt, "CUSPARSE_STATUS_", 16) == 0 || strncmp(alt, "CUDNN_STATUS_", 13) == 0 || strncmp(alt, "nccl", 4) == 0
         || strncmp(alt, "NVRTC_", 6) == 0)
         return is_name(alt);
     return false;
@@ -245,7 +245,7 @@ int atlas_rules_parse_line(struct atlas_rules *rules, const char *file, int line
         if (!valid_alternative(a, for_end))
             return fail(err, errsize, file, line,
                         for_end ? "'%s' is not a process end (exit:N, signal:SIGNAME, timeout)"
-                                : "'%s' is not a status name (cuda..., CUBLAS_STATUS_..., CUDA_ERROR_..., CUSOLVER_STATUS_..., CUFFT_..., CURAND_STATUS_..., CUDNN_STATUS_..., nccl..., NVRTC_..., result_correct, result_wrong, not-reached)",
+                                : "'%s' is not a status name (cuda..., CUBLAS_STATUS_..., CUDA_ERROR_..., CUSOLVER_STATUS_..., CUFFT_..., CURAND_STATUS_..., CUSPARSE_STATUS_..., CUDNN_STATUS_..., nccl..., NVRTC_..., result_correct, result_wrong, not-reached)",
                         a);
     if (nalt == 0 || r.expected[0] == '|' || r.expected[strlen(r.expected) - 1] == '|' || strstr(r.expected, "||"))
         return fail(err, errsize, file, line, "empty alternative in '%s'", r.expected);
