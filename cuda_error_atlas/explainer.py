@@ -1533,12 +1533,17 @@ def decide_confidence(reading, corpus, candidates):
     if any(c.history and corpus.cause_of.get(c.case) not in {corpus.cause_of.get(o.case) for o in chosen}
            for c in candidates.values()):
         chosen = []
+    # words recorded or quoted for a case make it the cause unless the text names a status that case never gives and
+    # another mistake does (or did, under older toolkits): the same words are printed on another path (ptxas's
+    # "Unsupported .version" is printed by the driver's PTX JIT too)
+    statused = errors and any({"status", "lesson_status"} & set(c.parts) for c in candidates.values())
+    unsaid = {c.case for c in candidates.values() if statused and not {"status", "lesson_status"} & set(c.parts)}
     quoting = [c for c in candidates.values() if c.quoted]
     # a message recorded word for word for several mistakes (PyTorch's "Cannot re-initialize CUDA in forked
     # subprocess" for three fork cases) tells the kind of mistake, not which: the cause only where one case has it
     exact = [c for c in candidates.values() if c.message_exact]
     for c in candidates.values():
-        if c.message_exact and len(exact) == 1 or c in chosen or c.quoted and len(quoting) == 1:
+        if (c.message_exact and len(exact) == 1 or c.quoted and len(quoting) == 1) and c.case not in unsaid or c in chosen:
             c.confidence = CAUSE
         elif c in returning or c.message_exact or c.parts.get("message", 0) >= 80 or "lesson_status" in c.parts \
                 or not errors and c.parts.get("context", 0) >= 10:
