@@ -1597,6 +1597,33 @@ REPORTS_FOR_A_STATUS = 1
 REPORTS_AGAINST_A_CAUSE = 2
 
 
+# a documented cause shown for the words alone: rare words of its patterns, sentence and key the text shares, at least
+# two and this much inverse document frequency in all (developed on the odd rows of the real-world set)
+WORDS_FOR_A_DOCUMENTED_CAUSE = 6.0
+
+
+def documented_by_words(text, corpus):
+    """[(documented row, [shared words])], the most telling first: documented causes whose own words (patterns, cause,
+    key) the text shares, where no pattern of theirs matched. Each row's words and their weights are computed once
+    per corpus."""
+    table = getattr(corpus, "_documented_words", None)
+    if table is None:
+        bags = [(row, set(_tokens(" ".join(row["patterns"]) + " " + row.get("cause", "") + " " + row.get("key", "").replace("_", " "))))
+                for row in corpus.documented]
+        frequency = collections.Counter(w for _, words in bags for w in words)
+        weight = {w: math.log(len(bags) / n) for w, n in frequency.items()}
+        table = corpus._documented_words = (bags, weight)
+    bags, weight = table
+    words = set(_tokens(text))
+    found = []
+    for row, theirs in bags:
+        common = words & theirs
+        score = sum(weight[w] for w in common)
+        if len(common) >= 2 and score >= WORDS_FOR_A_DOCUMENTED_CAUSE:
+            found.append((-score, row["line"], row, sorted(common, key=lambda w: -weight[w])[:5]))
+    return [(row, common) for _, _, row, common in sorted(found, key=lambda f: f[:2])]
+
+
 def find_documented(reading, corpus, candidates, real_world=None):
     """Documented causes no GPU here reproduces, whose patterns the text shows or whose framework message it holds;
     those the text matches alike ordered by how many real reports had each (real_world, a RealWorld)."""
@@ -1641,6 +1668,14 @@ def find_documented(reading, corpus, candidates, real_world=None):
     # alike for the text: the cause real reports of this status had more often first, then of any status
     answer.documented.sort(key=lambda d: (-d[0], -real_world.cause_with(d[2].get("key"), mine), -real_world.cause(d[2].get("key")),
                                           -d[1], d[2]["line"]))
+    # room left among the three shown: documented causes whose own account shares rare words with the text, weakest
+    if len(answer.documented) < 3:
+        have = {d[2].get("key") for d in answer.documented}
+        for row, common in documented_by_words(text, corpus):
+            if len(answer.documented) == 3:
+                break
+            if row.get("key") not in have:
+                answer.documented.append((0, 0, row, [("words", "the words %s" % ", ".join(common))]))
     # real reports of this very status whose cause no case reproduces (documented): the status alone singles out no case
     unreproduced = sum(real_world.cause_with(row.get("key"), mine) for row in corpus.documented)
     if text_specific or names_status or unreproduced >= REPORTS_AGAINST_A_CAUSE:
@@ -1718,7 +1753,7 @@ def answer_kind(answer, ranked):
     """What kind of answer: the cause, a documented cause, possible causes, or none."""
     if ranked and ranked[0].confidence == CAUSE:
         return "cause"
-    elif any(d[0] == 2 for d in answer.documented) or answer.documented and (not ranked or ranked[0].confidence == RELATED):
+    elif any(d[0] == 2 for d in answer.documented) or any(d[0] for d in answer.documented) and (not ranked or ranked[0].confidence == RELATED):
         return "documented"
     elif ranked and ranked[0].confidence == POSSIBLE:
         return "possible"

@@ -527,6 +527,26 @@ class SmallTree(unittest.TestCase):
         self.assertEqual(answer.candidates[0].confidence, "possible")
         self.assertIn("handle_table_bug", [d[2]["key"] for d in answer.documented])
 
+    def test_a_documented_cause_sharing_rare_words_fills_an_empty_place_and_claims_nothing(self):
+        corpus = Corpus(self.root, [])
+        corpus.documented.append({"key": "hypervisor_blocks_gpu", "patterns": ["vGPU license expired"], "line": 98,
+                                  "cause": "The hypervisor withholds the GPU from a guest whose grid licence lapsed.",
+                                  "fix": "Renew the licence.", "source": "org/repo#3"})
+        # words are weighed by how few documented causes use them: a table of some size, as the real one is
+        for i in range(40):
+            corpus.documented.append({"key": "filler_%d" % i, "patterns": ["filler message %d" % i], "line": 100 + i,
+                                      "cause": "Another cause.", "fix": "-", "source": "org/repo#4"})
+        # no pattern of it: its own sentence's rare words (hypervisor, guest) are shared, and it is shown, weakest
+        answer = explain.explain("the hypervisor refused this guest any device", corpus)
+        shown = {d[2]["key"]: d for d in answer.documented}
+        self.assertIn("hypervisor_blocks_gpu", shown)
+        self.assertEqual(shown["hypervisor_blocks_gpu"][0], 0)
+        self.assertIn("hypervisor", shown["hypervisor_blocks_gpu"][3][0][1])
+        self.assertNotEqual(answer.kind, "documented")      # a shared word is no match: "a documented cause matches" is not said
+        # one shared word is chance
+        answer = explain.explain("the hypervisor refused", corpus)
+        self.assertNotIn("hypervisor_blocks_gpu", [d[2]["key"] for d in answer.documented])
+
     def test_the_dataset_answers_alike_and_notices_changes(self):
         text = "cudaMemcpyAsync failed: invalid resource handle"
         first = Corpus(self.root, [])                       # read afresh from the files
