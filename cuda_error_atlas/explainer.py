@@ -1600,12 +1600,14 @@ REPORTS_AGAINST_A_CAUSE = 2
 # a documented cause shown for the words alone: rare words of its patterns, sentence and key the text shares, at least
 # two and this much inverse document frequency in all (developed on the odd rows of the real-world set)
 WORDS_FOR_A_DOCUMENTED_CAUSE = 6.0
+# and this much says more than the real reports of the status alone
+WORDS_OVER_A_STATUS_ALONE = 10.0
 
 
 def documented_by_words(text, corpus):
-    """[(documented row, [shared words])], the most telling first: documented causes whose own words (patterns, cause,
-    key) the text shares, where no pattern of theirs matched. Each row's words and their weights are computed once
-    per corpus."""
+    """[(documented row, [shared words], their weight)], the most telling first: documented causes whose own words
+    (patterns, cause, key) the text shares. A word weighs the more, the fewer documented causes use it; each row's words
+    and their weights are computed once per corpus."""
     table = getattr(corpus, "_documented_words", None)
     if table is None:
         bags = [(row, set(_tokens(" ".join(row["patterns"]) + " " + row.get("cause", "") + " " + row.get("key", "").replace("_", " "))))
@@ -1621,7 +1623,7 @@ def documented_by_words(text, corpus):
         score = sum(weight[w] for w in common)
         if len(common) >= 2 and score >= WORDS_FOR_A_DOCUMENTED_CAUSE:
             found.append((-score, row["line"], row, sorted(common, key=lambda w: -weight[w])[:5]))
-    return [(row, common) for _, _, row, common in sorted(found, key=lambda f: f[:2])]
+    return [(row, common, -score) for score, _, row, common in sorted(found, key=lambda f: f[:2])]
 
 
 def find_documented(reading, corpus, candidates, real_world=None):
@@ -1668,14 +1670,21 @@ def find_documented(reading, corpus, candidates, real_world=None):
     # alike for the text: the cause real reports of this status had more often first, then of any status
     answer.documented.sort(key=lambda d: (-d[0], -real_world.cause_with(d[2].get("key"), mine), -real_world.cause(d[2].get("key")),
                                           -d[1], d[2]["line"]))
-    # room left among the three shown: documented causes whose own account shares rare words with the text, weakest
-    if len(answer.documented) < 3:
-        have = {d[2].get("key") for d in answer.documented}
-        for row, common in documented_by_words(text, corpus):
-            if len(answer.documented) == 3:
-                break
-            if row.get("key") not in have:
-                answer.documented.append((0, 0, row, [("words", "the words %s" % ", ".join(common))]))
+    # documented causes whose own account shares rare words with the text: in the room left among the three shown,
+    # weakest; and, sharing many, in the last place among the three that only the real reports of the status gave
+    have = {d[2].get("key") for d in answer.documented[:3]}
+    for row, common, weight in documented_by_words(text, corpus):
+        if row.get("key") in have:
+            continue
+        shown = (0, 0, row, [("words", "the words %s" % ", ".join(common))])
+        by_status = [i for i, d in enumerate(answer.documented[:3]) if [kind for kind, _ in d[3]] == ["reports"]]
+        if len(answer.documented) < 3:
+            answer.documented.append(shown)
+        elif weight >= WORDS_OVER_A_STATUS_ALONE and by_status:
+            answer.documented[by_status[-1]] = shown
+        else:
+            continue
+        have.add(row.get("key"))
     # real reports of this very status whose cause no case reproduces (documented): the status alone singles out no case
     unreproduced = sum(real_world.cause_with(row.get("key"), mine) for row in corpus.documented)
     if text_specific or names_status or unreproduced >= REPORTS_AGAINST_A_CAUSE:

@@ -546,6 +546,14 @@ class SmallTree(unittest.TestCase):
         # one shared word is chance
         answer = explain.explain("the hypervisor refused", corpus)
         self.assertNotIn("hypervisor_blocks_gpu", [d[2]["key"] for d in answer.documented])
+        # three places held by causes shown only because real reports of this status had them: one that shares many
+        # rare words with the text takes the last of them
+        counts = explain.RealWorld([("r%d" % i, [], "filler_%d" % i, {"cudaErrorUnknown"}) for i in range(3)])
+        answer = explain.explain("cudaErrorUnknown: the hypervisor withholds the grid licence from this guest", corpus,
+                                 real_world=counts)
+        self.assertEqual([d[2]["key"] for d in answer.documented[:3]], ["filler_0", "filler_1", "hypervisor_blocks_gpu"])
+        answer = explain.explain("cudaErrorUnknown: the hypervisor said no", corpus, real_world=counts)
+        self.assertEqual([d[2]["key"] for d in answer.documented[:3]], ["filler_0", "filler_1", "filler_2"])
 
     def test_the_dataset_answers_alike_and_notices_changes(self):
         text = "cudaMemcpyAsync failed: invalid resource handle"
