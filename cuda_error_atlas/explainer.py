@@ -1368,6 +1368,9 @@ def weigh_status_history(reading, corpus, candidates):
     # a row whose number the text prints first (the same status numbered 8 before CUDA 10.1 and 98 since)
     history = sorted(getattr(corpus, "mistake_history", ()),
                      key=lambda row: not re.search(r"\b%s\b" % re.escape(row["number"]), reading.text))
+    # the status the cases here return weighs as much for a mistake a thread saw give it: both are observed, so they
+    # tie, and real reports order them (an "invalid device symbol" is more often a missing kernel image)
+    level = max((c.parts.get("status", 0) for c in candidates.values()), default=0)
     for i, status in enumerate(reading.errors):
         for row in history:
             if row["status"] not in status.same_as:
@@ -1375,6 +1378,8 @@ def weigh_status_history(reading, corpus, candidates):
             for name in corpus.case_names():
                 if corpus.cause_of.get(name) != row["cause_key"]:
                     continue
+                if level:
+                    candidates[name].parts["status"] = max(candidates[name].parts.get("status", 0), level)
                 here = ", ".join(sorted(n for n in corpus.gpu_broken_statuses[name] - SUCCESS
                                         if n in reading.vocabulary.by_name)[:3]) or "no error"
                 candidates[name].history = True
