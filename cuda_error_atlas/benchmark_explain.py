@@ -195,6 +195,8 @@ BLIND_BATCHES = [
     ("blind12", 646, "collected blind, 2026-11-24, fourth session, the twelfth batch"),
     # measured once with explain frozen at 980fa42 (ties ordered by real reports of a case's cause with the status)
     ("blind13", 684, "collected blind, 2026-11-24, fifth session, the thirteenth batch"),
+    # measured once with explain frozen at 9295181 (documented causes shown by shared words; status history ties)
+    ("blind14", 748, "collected blind, 2026-11-25, fifth session, the fourteenth batch"),
 ]
 
 
