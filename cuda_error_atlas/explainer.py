@@ -1551,6 +1551,7 @@ def decide_confidence(reading, corpus, candidates):
         if (c.message_exact and len(exact) == 1 or c.quoted and len(quoting) == 1) and c.case not in unsaid or c in chosen:
             c.confidence = CAUSE
         elif c in returning or c.message_exact or c.parts.get("message", 0) >= 80 or "lesson_status" in c.parts \
+                or "framework" in c.parts \
                 or not errors and c.parts.get("context", 0) >= 10:
             c.confidence = POSSIBLE
         else:
