@@ -35,7 +35,6 @@ floor below them so that ranking never silently regresses.
 """
 import argparse
 import collections
-import csv
 import json
 import os
 import signal
@@ -44,25 +43,25 @@ import time
 
 
 from .results import ROOT
-from .dataset import open_dataset
+from .dataset import open_dataset, read_tsv
 from .explainer import CAUSE, Corpus, RealWorld, _normalize, _similar, explain, report_statuses, report_text
 
 ROWS = os.path.join(ROOT, "data", "real_world", "reports.tsv")
 
 
 def read_rows(path):
-    csv.field_size_limit(1 << 24)
-    with open(path, encoding="utf-8", newline="") as f:
-        reader = csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
-        rows = []
-        for number, row in enumerate(reader, 2):
-            if not row.get("id") or row["id"].startswith("#"):
-                continue
-            if row.get("error_text") is None or row.get("cases") is None:
-                raise SystemExit("%s:%d: a row needs error_text and cases (got %d columns)" % (path, number, len(row)))
-            row["text"] = report_text(row["error_text"])
-            row["expected"] = [] if row["cases"].strip() in ("", "none") else row["cases"].split()
-            rows.append(row)
+    """The real-world set's rows, read by the data tables' one reader (dataset.read_tsv); a row without its error
+    text or its cases stops the benchmark with the file and line."""
+    rows = []
+    for number, row in read_tsv(path)[1]:
+        if not row.get("id"):
+            continue
+        if not row.get("error_text") or not row.get("cases"):
+            raise SystemExit("%s:%d: a row needs error_text and cases (got %d fields)" % (
+                path, number, sum(1 for v in row.values() if v)))
+        row["text"] = report_text(row["error_text"])
+        row["expected"] = [] if row["cases"].strip() in ("", "none") else row["cases"].split()
+        rows.append(row)
     return rows
 
 

@@ -829,6 +829,21 @@ class RealWorldFloor(unittest.TestCase):
         quoted = next(row for row, r in zip(rows, results) if r["quoted_by"])
         self.assertTrue(benchmark_explain.own_quotes(quoted, corpus()))
 
+    def test_a_row_without_its_cases_stops_the_benchmark_with_its_line(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "reports.tsv")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("id\tsource\twrapper\terror_text\troot_cause\testablished_by\tcause_key\tcases\tnotes\n")
+                f.write("# a comment\n")
+                f.write("rw001\to/r#1\tpytorch\tCUDA error: invalid argument\tx\tmaintainer\tk\tnone\t-\n")
+                f.write("rw002\to/r#2\tpytorch\tCUDA error: invalid argument\n")
+            with self.assertRaises(SystemExit) as stopped:
+                benchmark_explain.read_rows(path)
+            self.assertIn("reports.tsv:4: a row needs error_text and cases", str(stopped.exception))
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("id\terror_text\tcases\n" + "rw001\tCUDA error: invalid argument\tnone\n")
+            self.assertEqual([(r["id"], r["expected"]) for r in benchmark_explain.read_rows(path)], [("rw001", [])])
+
     def test_halves(self):
         # ranking was developed on the odd rows; the even rows are held out: each half keeps a floor of its own. The
         # odd rows are answered with the counts of every other row, the even ones with the odd rows' counts alone, and
