@@ -196,6 +196,9 @@ BLIND_BATCHES = [
     ("blind13", 684, "collected blind, 2026-11-24, fifth session, the thirteenth batch"),
     # measured once with explain frozen at 9295181 (documented causes shown by shared words; status history ties)
     ("blind14", 748, "collected blind, 2026-11-25, fifth session, the fourteenth batch"),
+    # measured once with explain frozen at 14fce6f (FFmpeg's and ATen's messages in the catalogue, signalled causes
+    # at least possible)
+    ("blind15", 817, "collected blind, 2026-11-25, fifth session, the fifteenth batch"),
 ]
 
 
