@@ -38,6 +38,7 @@ import sys
 
 from .results import PYTORCH_RULE, ROOT, SUCCESS, default_results_paths, expand, load_results
 from .lessons import load_cases
+from .libraries import call_library
 from . import statuses as explain_status
 from .statuses import Vocabulary, recognise
 from .dataset import open_dataset, read_tsv
@@ -957,13 +958,6 @@ def _text_kinds(text):
     return {kind for kind, pattern in TEXT_KINDS if re.search(pattern, lowered)}
 
 
-def _library(function):
-    for prefix in ("cublasLt", "cublas", "cusolver", "cufft", "curand", "cusparse", "cudnn", "nccl", "cuda", "cu"):
-        if (function or "").startswith(prefix):
-            return prefix
-    return ""
-
-
 def _score(parts):
     main = ("status", "message", "lesson_status", "framework")
     primary = sorted((parts.get(k, 0) for k in main), reverse=True)
@@ -1106,7 +1100,7 @@ class Reading:
         error_names = [s.same_as for s in errors]
         user_calls = set(answer.calls)
         user_stems = {_stem(f) for f in user_calls}
-        user_libraries = {_library(f) for f in user_calls} - {""}
+        user_libraries = {call_library(f) for f in user_calls} - {""}
         user_kinds = set().union(*(_kinds(f) for f in user_calls)) if user_calls else set()
         if re.search(LAUNCH_WORDS, text, re.I):
             user_kinds.add("launch")
@@ -1159,7 +1153,7 @@ def weigh_statuses(reading, corpus, candidates):
                 said += 12
             elif _kinds(call + " " + (obs.step or "")) & user_kinds:
                 said += 8
-            elif call and _library(call) in user_libraries:
+            elif call and call_library(call) in user_libraries:
                 said += 3
             if obs.environment and obs.environment.get("driver", "none") != "none" and not _no_driver(obs):
                 score += 4                                  # seen on a GPU (a run, or the run a rule cites)
@@ -1628,7 +1622,7 @@ def documented_by_words(text, corpus):
         common = words & theirs
         score = sum(weight[w] for w in common)
         if len(common) >= 2 and score >= WORDS_FOR_A_DOCUMENTED_CAUSE:
-            found.append((-score, row["line"], row, sorted(common, key=lambda w: -weight[w])[:5]))
+            found.append((-score, row["line"], row, sorted(common, key=lambda w: (-weight[w], w))[:5]))
     return [(row, common, -score) for score, _, row, common in sorted(found, key=lambda f: f[:2])]
 
 

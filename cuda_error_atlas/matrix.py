@@ -10,6 +10,7 @@ import json
 
 from .results import SUCCESS, VARIANTS
 from .version_numbers import version_key
+from .libraries import STATUS_NAME
 from .statuses import short
 
 # What a cell can say, in the order of the legend. Each has a symbol, so that
@@ -507,11 +508,7 @@ def matrix_json(matrix, problems):
 # cudaSuccess/cudaError*, the driver API's CUDA_*, cuBLAS, cuSOLVER, cuFFT
 # (cufftResult only, not CUFFT_R2C or CUFFT_FORWARD), cuRAND, cuSPARSE, cuDNN, NCCL (ncclResult_t
 # only, not ncclAllReduce) and a signal. A function name (cudaMalloc) is not one.
-STATUS_WORD = re.compile(r"\b(cudaSuccess|cudaError[A-Z]\w*|CUDA_SUCCESS|CUDA_ERROR_\w+|CUBLAS_STATUS_\w+"
-                         r"|CUSOLVER_STATUS_\w+|CUDNN_STATUS_\w+|CURAND_STATUS_\w+|CUSPARSE_STATUS_\w+"
-                         r"|CUFFT_(?:SUCCESS|INVALID_\w+|\w+_FAILED|\w+_FAILURE|INTERNAL_ERROR|UNALIGNED_DATA|NO_WORKSPACE"
-                         r"|NOT_IMPLEMENTED|NOT_SUPPORTED|MISSING_DEPENDENCY|LICENSE_ERROR|INCOMPLETE_PARAMETER_LIST|PARSE_ERROR)"
-                         r"|ncclSuccess|ncclInProgress|nccl\w*Error|ncclInvalid\w+|NVRTC_SUCCESS|NVRTC_ERROR_\w+|SIG[A-Z]{2,})\b")
+STATUS_WORD = re.compile(r"\b(%s|SIG[A-Z]{2,})\b" % STATUS_NAME)
 # A lesson's "What the program sees", up to the colon that ends its title; the
 # title may name the environments in parentheses, which may nest once.
 SEES_TITLE = re.compile(r"What the program sees\s*(?:\((?:[^()]|\([^()]*\))*\))?\s*:?\s*")

@@ -10,6 +10,7 @@ checks on every committed rule that both parsers read the same thing
 import os
 import re
 
+from .libraries import RULE_PREFIXES
 from .version_numbers import compare_versions
 
 # Fingerprint fields a condition may name: True for versions (ordered dotted
@@ -27,8 +28,7 @@ MAX_CONDITIONS = 8
 # sizes of rules.c's fields: a longer token is an error there, so it is here
 LIMITS = {"case": 95, "variant": 15, "step": 63, "expected": 255, "field": 47, "value": 95, "cite": 511}
 NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
-STATUS_PREFIXES = ("cuda", "CUBLAS_STATUS_", "CUDA_ERROR_", "CUSOLVER_STATUS_", "CUFFT_", "CURAND_STATUS_", "CUSPARSE_STATUS_", "CUDNN_STATUS_",
-                   "nccl", "NVRTC_")
+STATUS_PREFIXES = RULE_PREFIXES                      # rules.c lists the same (tests/test_rules_agree.py)
 
 
 class RuleError(ValueError):

@@ -23,6 +23,7 @@ import shutil
 import sys
 import time
 
+from . import libraries as status_libraries
 from . import pages
 from . import versions as atlas_versions
 from .dataset import default_path, open_dataset
@@ -37,9 +38,7 @@ NAV = [("index.html", "Home"), ("matrix.html", "Matrix"), ("atlas.html", "Cases"
 # What the harness records that is no library's status, said for a reader.
 OWN_WORDS = {"result_wrong": "every call succeeded but the result was wrong",
              "timeout": "the process ran past its time limit and was killed"}
-LIBRARIES = {"cuda": "CUDA runtime (cudaError_t)", "cu": "CUDA driver API (CUresult)", "cublas": "cuBLAS (cublasStatus_t)",
-             "cudnn": "cuDNN (cudnnStatus_t)", "cufft": "cuFFT (cufftResult)", "cusolver": "cuSOLVER (cusolverStatus_t)", "curand": "cuRAND (curandStatus_t)", "cusparse": "cuSPARSE (cusparseStatus_t)",
-             "nccl": "NCCL (ncclResult_t)", "nvrtc": "NVRTC (nvrtcResult)"}
+LIBRARIES = {library.api: "%s (%s)" % (library.title, library.status_type) for library in status_libraries.LIBRARIES}
 
 
 def rows(dataset, table):

@@ -25,14 +25,12 @@ import glob
 import os
 import re
 
+from . import libraries
 from .results import ROOT
 from .version_numbers import version_key
 
-SUCCESS_NAMES = {"cudaSuccess", "CUDA_SUCCESS", "CUBLAS_STATUS_SUCCESS", "ncclSuccess", "CUDNN_STATUS_SUCCESS",
-                 "CUSOLVER_STATUS_SUCCESS", "CUFFT_SUCCESS", "CURAND_STATUS_SUCCESS", "CUSPARSE_STATUS_SUCCESS",
-                 "NVRTC_SUCCESS"}
-API_TITLE = {"cuda": "CUDA runtime", "cublas": "cuBLAS", "cu": "CUDA driver API", "nccl": "NCCL", "cudnn": "cuDNN",
-             "cusolver": "cuSOLVER", "cufft": "cuFFT", "curand": "cuRAND", "cusparse": "cuSPARSE", "nvrtc": "NVRTC", "legacy": "CUDA runtime before 10.1"}
+SUCCESS_NAMES = libraries.SUCCESS_NAMES
+API_TITLE = dict(libraries.TITLES, legacy="CUDA runtime before 10.1")
 
 # What printed the error: (wrapper, pattern). Order matters only for the name shown first.
 WRAPPERS = [
@@ -93,8 +91,7 @@ GUARDS = [
 ]
 GUARD_PATTERNS = [(re.compile(p, re.I), name, how) for p, name, how in GUARDS]
 
-NAME_TOKEN = re.compile(r"\b(cuda(?:Error)?[A-Z]\w*|cudaSuccess|CUDA_(?:ERROR_)?\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+|"
-                        r"CUSOLVER_STATUS_\w+|CUFFT_\w+|CURAND_STATUS_\w+|CUSPARSE_STATUS_\w+|nccl[A-Z]\w+|NVRTC_\w+)")
+NAME_TOKEN = re.compile(r"\b(%s)\b" % libraries.STATUS_NAME)
 CALL_TOKEN = re.compile(r"\b((?:cuda|cu|cublas|cublasLt|cusolver\w*|cufft|cudnn|nccl)[A-Z]\w*)\s*\(")
 BARE_CALL = re.compile(r"\b((?:cuda|cublas|cusolverDn|cufft|cudnn|nccl)[A-Z][a-z]\w*|cu(?:Mem|Ctx|Init|Launch|Module|Stream|Event|Device|Graph|Func|Link|Library|Kernel)\w*)\b")
 NUMBER_FORMS = [
@@ -380,25 +377,7 @@ def recognise(text, vocabulary):
 
 def _number_apis(text):
     """The APIs a bare number in this text may belong to, the likeliest first (read once per text)."""
-    lowered = text.lower()
-    apis = []
-    if "cublas" in lowered:
-        apis.append("cublas")
-    if "nccl" in lowered:
-        apis.append("nccl")
-    if "cudnn" in lowered:
-        apis.append("cudnn")
-    if "cusolver" in lowered:
-        apis.append("cusolver")
-    if "cufft" in lowered:
-        apis.append("cufft")
-    if "curand" in lowered:
-        apis.append("curand")
-    if "cusparse" in lowered:
-        apis.append("cusparse")
-    if re.search(r"\bcu[A-Z]\w+|CUresult|driver api", text):
-        apis.append("cu")
-    return apis + [a for a in ("cuda", "cublas", "cu") if a not in apis]
+    return libraries.number_apis(text)
 
 
 def _by_number(number, apis, vocabulary, position):

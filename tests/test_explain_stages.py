@@ -1,6 +1,8 @@
 """explain's stages one by one (what each adds to the candidates), the shortcuts that keep it fast without changing
 an answer, and the one reader of version numbers."""
+import collections
 import difflib
+import glob
 import os
 import random
 import sys
@@ -12,6 +14,9 @@ sys.path.insert(0, os.path.dirname(HERE))
 from cuda_error_atlas import explainer as E  # noqa: E402
 from cuda_error_atlas import rules, version_numbers as V  # noqa: E402
 from cuda_error_atlas.dataset import open_dataset  # noqa: E402
+from cuda_error_atlas import libraries  # noqa: E402
+from cuda_error_atlas.results import ROOT  # noqa: E402
+from cuda_error_atlas.statuses import NAME_TOKEN, read_status_table  # noqa: E402
 
 CORPUS = None
 
@@ -37,6 +42,21 @@ class Stages(unittest.TestCase):
         self.assertIn("CUBLAS_STATUS_EXECUTION_FAILED", [s.name for s in reading.errors])
         self.assertIn("cublasSgemm", reading.user_calls)
         self.assertIn("PyTorch", reading.answer.wrappers)
+
+    def test_every_status_table_belongs_to_a_library_of_the_table_and_its_names_are_read(self):
+        # one table of libraries (cuda_error_atlas/libraries.py) feeds explain's names, titles and numbers: every API a
+        # status table under data/status_names/ names has a row, and every name it lists is read as a name
+        names = collections.defaultdict(set)
+        for path in glob.glob(os.path.join(ROOT, "data", "status_names", "*.tsv")):
+            if os.path.basename(path).startswith(("meanings_", "legacy_")):
+                continue
+            for api, _, name, _ in read_status_table(path, 4):
+                names[api].add(name)
+        self.assertEqual(set(names) - set(libraries.BY_API), set())
+        for api, found in names.items():
+            self.assertIn(libraries.BY_API[api].success, found, api)
+            self.assertEqual(sorted(n for n in found if not NAME_TOKEN.fullmatch(n)), [], api)
+        self.assertIsNone(NAME_TOKEN.search("cudaSuccessful cudaMalloc CUFFT_R2C ncclAllReduce CUDA_VISIBLE_DEVICES"))
 
     def test_cusparse_statuses_are_read_by_name(self):
         # cuSPARSE's statuses (data/status_names/cusparse-*.tsv, from cusparse.h) are named as such, with their API

@@ -3,6 +3,7 @@ committed rule, rejects what it rejects, and evaluates conditions as the
 runner does; and every rule that cites runs is borne out by one of them."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from cuda_error_atlas import lint, rules  # noqa: E402
+from cuda_error_atlas import libraries, lint, rules  # noqa: E402
 from cuda_error_atlas.results import ROOT  # noqa: E402
 
 
@@ -79,6 +80,16 @@ class Conditions(unittest.TestCase):
 
     def holds(self, token, **fingerprint):
         return rules.parse_line("x broken s cudaErrorInvalidValue %s cite=run:a.json" % token, "f", 1).applies(fingerprint)
+
+    def test_the_c_runner_accepts_the_status_prefixes_of_the_library_table(self):
+        # rules.c cannot read cuda_error_atlas/libraries.py: its list of status prefixes must be the table's
+        with open(os.path.join(ROOT, "harness", "rules.c"), encoding="utf-8") as f:
+            source = f.read()
+        start = source.index('strncmp(alt, "<unknown:", 9)')
+        body = source[start:source.index("return false;", start)]
+        prefixes = set(re.findall(r'strncmp\(alt, "([^"]+)", (\d+)\)', body))
+        self.assertTrue(all(len(prefix) == int(n) for prefix, n in prefixes), prefixes)
+        self.assertEqual({prefix for prefix, _ in prefixes} - {"<unknown:"}, set(libraries.RULE_PREFIXES))
 
     def test_versions_compare_number_by_number(self):
         self.assertTrue(self.holds("cudart>=12.10", cudart="12.10"))
