@@ -199,6 +199,8 @@ BLIND_BATCHES = [
     # measured once with explain frozen at 14fce6f (FFmpeg's and ATen's messages in the catalogue, signalled causes
     # at least possible)
     ("blind15", 817, "collected blind, 2026-11-25, fifth session, the fifteenth batch"),
+    # measured once with explain frozen at 52d39bf (mmcv's device registry message in the catalogue)
+    ("blind16", 870, "collected blind, 2026-11-25, fifth session, the sixteenth batch"),
 ]
 
 
