@@ -816,8 +816,8 @@ class RealWorldFloor(unittest.TestCase):
 
     def test_floor_without_the_rows_own_quotes(self):
         # lessons quote the reports they were written from; with no lesson quoting a row's own text, explain must
-        # still find its cause (measured 2026-11-24, 683 rows: top-1 64.6%, top-3 85.9%, honest 98.3%; the twelfth
-        # batch's rows name every case of their cause, and those met another way are the hardest)
+        # still find its cause (measured 2026-11-25, 933 rows: top-1 66.8%, top-3 86.7%, honest 98.7%; from the twelfth
+        # batch on, rows name every case of their cause, and those met another way are the hardest)
         rows = benchmark_explain.read_rows(benchmark_explain.ROWS)
         results = benchmark_explain.run(rows, corpus(), unquoted=True)
         self.assertGreaterEqual(sum(bool(r["quoted_by"]) for r in results), 10)
