@@ -117,6 +117,7 @@ def run(rows, corpus, counts=None, unquoted=False):
     are (and must not hold the rows answered). unquoted: each row answered with no lesson quoting its own text
     (a lesson may quote the very report a row was taken from; this shows what explain finds without it)."""
     known = set(corpus.case_names())
+    cause_of = getattr(corpus, "cause_of", {})
     every = real_world(rows, corpus) if counts is None else None
     results = []
     for row in rows:
@@ -134,7 +135,6 @@ def run(rows, corpus, counts=None, unquoted=False):
         documented = [d[2].get("key") for d in answer.documented[:3]]
         # when explain says "the cause": is it the row's own (a case the row names, or a case of the row's cause)?
         claimed = [c.case for c in answer.candidates if c.confidence == CAUSE]
-        cause_of = getattr(corpus, "cause_of", {})
         own = {cause_of.get(case) for case in row["expected"]} | {row.get("cause_key")}
         claim = None if not claimed else any(case in row["expected"] or cause_of.get(case) in own for case in claimed)
         results.append({"id": row["id"], "wrapper": row.get("wrapper", "?"), "outcome": outcome, "detail": detail,

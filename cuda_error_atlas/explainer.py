@@ -1726,7 +1726,7 @@ def rank(reading, corpus, candidates, real_world, limit=None):
     for c in ranked:
         # the real reports of this case, or of its cause with this very status (a row of an earlier batch names one
         # case of its cause; explain answers with causes)
-        c.real_world = max(real_world[c.case], real_world.cause_with(getattr(corpus, "cause_of", {}).get(c.case), mine))
+        c.real_world = max(real_world[c.case], real_world.cause_with(corpus.cause_of.get(c.case), mine))
     if len(ranked) >= 2 and ranked[0].confidence != RELATED:
         top = ranked[0]
         # within a few points, on evidence of the same kind, no ranking is honest

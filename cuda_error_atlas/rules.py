@@ -28,7 +28,6 @@ MAX_CONDITIONS = 8
 # sizes of rules.c's fields: a longer token is an error there, so it is here
 LIMITS = {"case": 95, "variant": 15, "step": 63, "expected": 255, "field": 47, "value": 95, "cite": 511}
 NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
-STATUS_PREFIXES = RULE_PREFIXES                      # rules.c lists the same (tests/test_rules_agree.py)
 
 
 class RuleError(ValueError):
@@ -107,7 +106,7 @@ def _valid_alternative(alt, for_end):
         return True
     if alt.startswith("<unknown:"):
         return alt.endswith(">")
-    return alt.startswith(STATUS_PREFIXES) and bool(NAME.match(alt))
+    return alt.startswith(RULE_PREFIXES) and bool(NAME.match(alt))       # rules.c's too (tests/test_rules_agree.py)
 
 
 def _condition(token, where):

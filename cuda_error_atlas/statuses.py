@@ -29,7 +29,6 @@ from . import libraries
 from .results import ROOT
 from .version_numbers import version_key
 
-SUCCESS_NAMES = libraries.SUCCESS_NAMES
 API_TITLE = dict(libraries.TITLES, legacy="CUDA runtime before 10.1")
 
 # What printed the error: (wrapper, pattern). Order matters only for the name shown first.
@@ -186,7 +185,7 @@ class Vocabulary:
         self.legacy_by_code = {code: name for _, code, name, _ in self.legacy}
         # the library texts, longest first, that are specific enough to stand for a status
         self.texts = sorted({(text, name, api) for api, code, name, text in self.rows
-                             if len(text) >= 12 and name not in SUCCESS_NAMES}, key=lambda t: (-len(t[0]), t[1]))
+                             if len(text) >= 12 and name not in libraries.SUCCESS_NAMES}, key=lambda t: (-len(t[0]), t[1]))
         # the words people write for a text in a title or a sentence ("illegal memory access" for "an illegal memory
         # access was encountered"): the text less its article and its closing verb, where what is left still says it
         short = {}
@@ -293,7 +292,7 @@ def recognise(text, vocabulary):
         if name not in vocabulary.by_name or name in found and found[name].role == "error":
             continue                      # not a status, or already taken as the error
         row = vocabulary.by_name[name]
-        role = "check" if name in SUCCESS_NAMES or _in_check(text, match.start(), match.end()) else "error"
+        role = "check" if name in libraries.SUCCESS_NAMES or _in_check(text, match.start(), match.end()) else "error"
         add(Status(name, row[0] if row[0] != "legacy" else "cuda", "named", role, match.start()))
     # by the library's own text
     lowered = text.lower()
@@ -338,7 +337,7 @@ def recognise(text, vocabulary):
     if versus and checks and not any(s.role == "error" for s in found.values()):
         got, api = int(versus.group(1)), vocabulary.by_name.get(checks[0].name, ("cuda",))[0]
         for row_api, code, name, _ in vocabulary.rows:
-            if row_api == api and code == got and name not in SUCCESS_NAMES:
+            if row_api == api and code == got and name not in libraries.SUCCESS_NAMES:
                 add(Status(name, api, "number %d, what the check got instead of %s" % (got, checks[0].name), "error",
                            versus.start()))
                 break
@@ -356,7 +355,7 @@ def recognise(text, vocabulary):
             current = vocabulary.by_name.get(status.name, (None, None))[1]
             if status.era is None and number != current and vocabulary.legacy_by_name.get(status.name) == number:
                 status.era = "before CUDA 10.1 (%s was %d then, %s now)" % (status.name, number, current)
-    apis = _number_apis(text) if numbers else []
+    apis = libraries.number_apis(text) if numbers else []
     seen_numbers = set()
     for number, position in numbers:
         if number in seen_numbers:
@@ -375,11 +374,6 @@ def recognise(text, vocabulary):
     return ordered
 
 
-def _number_apis(text):
-    """The APIs a bare number in this text may belong to, the likeliest first (read once per text)."""
-    return libraries.number_apis(text)
-
-
 def _by_number(number, apis, vocabulary, position):
     """Every reading of a bare number, the likeliest API first."""
     statuses = []
@@ -389,7 +383,7 @@ def _by_number(number, apis, vocabulary, position):
             vocabulary.by_api_code[(row_api, code)].append(name)
     for api in apis:
         for name in vocabulary.by_api_code.get((api, number), ()):
-            if name not in SUCCESS_NAMES:
+            if name not in libraries.SUCCESS_NAMES:
                 statuses.append(Status(name, api, "number %d of %s" % (number, _the(API_TITLE[api])), position=position))
     if number in vocabulary.legacy_by_code:
         name = vocabulary.legacy_by_code[number]
