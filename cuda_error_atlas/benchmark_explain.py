@@ -204,6 +204,9 @@ BLIND_BATCHES = [
     # measured once with explain frozen at 97e8d21 (a quote no longer singles out a case another cause shares words
     # with; the loader's libcuda message in the catalogue)
     ("blind17", 934, "collected blind, 2026-11-25, fifth session, the seventeenth batch"),
+    # measured once with explain frozen at 7b4bb23 (the fifth session's last commit; at most two rows of one cause per
+    # part in the brief)
+    ("blind18", 995, "collected blind, 2026-11-25, sixth session, the eighteenth batch"),
 ]
 
 
