@@ -132,7 +132,9 @@ void atlas_judge(const struct atlas_rules *rules, const struct atlas_fingerprint
         snprintf(j->error, sizeof j->error, "the case could not be started: %s", end->err);
         return;
     }
-    if (o->skip[0] && end->kind == END_EXIT && end->code == atlas_verdicts[ATLAS_SKIP].exit_code) {
+    /* a case that said it cannot run here and then exited was skipped, whatever the exit code: a wrapper may put its
+     * own in place of 77 (compute-sanitizer ends a program that made no CUDA call with 255), and that is not a run */
+    if (o->skip[0] && end->kind == END_EXIT) {
         j->verdict = ATLAS_SKIP;
         for (int i = 0; i < o->nsteps; i++) /* what ran before the skip is not judged */
             j->step_verdict[i] = "skipped";

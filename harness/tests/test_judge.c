@@ -42,8 +42,8 @@ static struct atlas_end ended(const char *text)
     snprintf(end.text, sizeof end.text, "%s", text);
     if (strncmp(text, "signal:", 7) == 0)
         end.kind = END_SIGNAL;
-    if (strcmp(text, "exit:77") == 0)
-        end.code = 77;
+    if (strncmp(text, "exit:", 5) == 0)
+        end.code = atoi(text + 5);
     return end;
 }
 
@@ -142,6 +142,14 @@ int main(void)
     snprintf(skipped.skip, sizeof skipped.skip, "needs two GPUs");
     CHECK_INT(judged(&skipped, "exit:77", &j), ATLAS_SKIP);
     CHECK_STR(j.step_verdict[0], "skipped");
+    atlas_judgement_free(&j);
+    /* ... also where a wrapper ended it with its own code (compute-sanitizer's 255 for a program that made no CUDA
+     * call): the case said it did not run, so no rule may judge it */
+    load_rules("c broken end exit:255 cite=doc:t\n");
+    CHECK_INT(judged(&skipped, "exit:255", &j), ATLAS_SKIP);
+    atlas_judgement_free(&j);
+    /* a skip record and a crash is not a skip (the process did not end as a skip does) */
+    CHECK(judged(&skipped, "signal:SIGSEGV", &j) != ATLAS_SKIP);
     atlas_judgement_free(&j);
 
     /* a case that never started is a harness error, with the reason */
