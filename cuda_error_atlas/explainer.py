@@ -1542,9 +1542,11 @@ def decide_confidence(reading, corpus, candidates):
     # subprocess" for three fork cases) tells the kind of mistake, not which: the cause only where one case has it
     exact = [c for c in candidates.values() if c.message_exact]
     for c in candidates.values():
-        # (a lesson's quote singles its case out only where no case of another cause recorded the same words)
-        if (c.message_exact and len(exact) == 1 or c.quoted and len(quoting) == 1
-                and all(corpus.cause_of.get(o.case) == corpus.cause_of.get(c.case) for o in exact)) \
+        # (words single their case out only where no case of another cause recorded or quoted the same words: a
+        # lesson's quote is what a user of another release saw, as NVRTC's "invalid value for --gpu-architecture" is
+        # printed for an architecture too old and one too new)
+        if (c.message_exact and len(exact) == 1 or c.quoted and len(quoting) == 1) \
+                and all(corpus.cause_of.get(o.case) == corpus.cause_of.get(c.case) for o in exact + quoting) \
                 and c.case not in unsaid or c in chosen:
             c.confidence = CAUSE
         elif c in returning or c.message_exact or c.parts.get("message", 0) >= 80 or "lesson_status" in c.parts \

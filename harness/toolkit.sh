@@ -12,7 +12,8 @@
 #                       are built with 12.4's nvcc and those of 13.x with the system's
 #   harness/toolkit.sh fetch driver-535  Debian's user-space driver 535 (libcuda, libnvidia-ml)
 #                                        into /opt/driver-535/lib
-#   harness/toolkit.sh fetch nvrtc-X.Y   NVRTC X.Y (a newer toolkit's PTX, without nvcc) into /opt/nvrtc-X.Y/lib
+#   harness/toolkit.sh fetch nvrtc-X.Y   NVRTC X.Y without nvcc into /opt/nvrtc-X.Y/lib: 13.2 (a newer toolkit's
+#                                        PTX), 11.8 (an NVRTC older than the GPU; 23 MB where the toolkit is GBs)
 #   harness/toolkit.sh fetch cublas-X.Y.Z.W
 #                                        the cuBLAS wheel of that exact version (nvidia-cublas for 13,
 #                                        nvidia-cublas-cu12 for 12) into /opt/cublas-X.Y.Z.W/lib: another
@@ -65,7 +66,7 @@ declare -A wheel=(
   [13.0]=nvidia-cuda-runtime==13.0.96 [13.1]=nvidia-cuda-runtime==13.1.80
   [13.2]=nvidia-cuda-runtime==13.2.86 [13.3]=nvidia-cuda-runtime==13.3.29
   [13.4]=nvidia-cuda-runtime==13.4.92 [13.5]=nvidia-cuda-runtime==13.5.37
-  [nvrtc-13.2]=nvidia-cuda-nvrtc==13.2.86
+  [nvrtc-13.2]=nvidia-cuda-nvrtc==13.2.86 [nvrtc-11.8]=nvidia-cuda-nvrtc-cu11==11.8.89
 )
 
 first_dir() { for d in "$@"; do [ -d "$d" ] && { echo "$d"; return; }; done; die "none of $* is in the wheel"; }

@@ -278,6 +278,13 @@ class Ranking(unittest.TestCase):
         self.assertEqual(answer.candidates[0].case, "too_many_registers_for_block")
         self.assertEqual(answer.candidates[0].confidence, CAUSE)       # the only case that returns it
 
+    def test_words_two_causes_print_single_neither_out(self):
+        # NVRTC prints the same log for an architecture its release dropped and one newer than it knows (both runs
+        # recorded it): words another cause's case recorded, or only quotes, single neither case out
+        answer = self.answer("RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)")
+        self.assertFalse(answer.causes())
+        self.assertEqual({c.case for c in answer.candidates[:2]}, {"nvrtc_older_than_the_gpu", "nvrtc_arch_older_than_it_supports"})
+
     def test_sizes_of_an_out_of_memory_message_narrow_the_cause(self):
         too_big = self.answer("RuntimeError: CUDA out of memory. Tried to allocate 120.00 GiB (GPU 0; 79.35 GiB total "
                               "capacity; 1.50 GiB already allocated; 77.19 GiB free; 1.60 GiB reserved in total by PyTorch)")

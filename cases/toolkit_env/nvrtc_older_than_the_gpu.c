@@ -46,9 +46,9 @@
  * Information Query (https://docs.nvidia.com/cuda/nvrtc/index.html):
  * "nvrtcGetSupportedArchs populates the array passed via the output
  * parameter supportedArchs with the architectures supported by NVRTC".
- * Needs NVRTC 11.8 (harness/toolkit.sh fetch 11.8; $ATLAS_NVRTC_11_8, default
- * /opt/cuda-11.8/usr/lib/x86_64-linux-gnu/libnvrtc.so); opened with dlopen,
- * so the toolkit's own NVRTC does not answer instead.
+ * Needs NVRTC 11.8 (harness/toolkit.sh fetch nvrtc-11.8, its 23 MB wheel, or
+ * fetch 11.8, the whole toolkit; $ATLAS_NVRTC_11_8 names another); opened with
+ * dlopen, so the toolkit's own NVRTC does not answer instead.
  *
  * atlas:cause nvrtc_older_than_gpu_arch
  */
@@ -61,24 +61,33 @@
 /* A GeForce RTX 50xx: compute capability 12.0. */
 enum { THE_GPU_ARCH = 120 };
 
-static bool open_nvrtc_11_8(struct nvrtc *n)
+/* NVRTC opens its builtins by soname when it compiles; outside the system's
+ * library folders they are found only when already loaded (what CuPy and
+ * PyTorch do for NVRTC wheels): load them first, from NVRTC's own folder. */
+static void *open_with_its_builtins(const char *path)
 {
-    const char *path = getenv("ATLAS_NVRTC_11_8") && *getenv("ATLAS_NVRTC_11_8")
-                           ? getenv("ATLAS_NVRTC_11_8")
-                           : "/opt/cuda-11.8/usr/lib/x86_64-linux-gnu/libnvrtc.so";
-    /* NVRTC opens its builtins by soname when it compiles; outside the
-     * system's library folders they are found only when already loaded (what
-     * CuPy and PyTorch do for NVRTC wheels): load them first, from NVRTC's own
-     * folder. */
     char builtins[4096];
     const char *slash = strrchr(path, '/');
     snprintf(builtins, sizeof builtins, "%.*slibnvrtc-builtins.so.11.8", slash ? (int)(slash - path + 1) : 0, path);
-    void *lib = dlopen(builtins, RTLD_NOW | RTLD_GLOBAL) ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
-    if (!lib)
-        atlas_skip("needs NVRTC 11.8: harness/toolkit.sh fetch 11.8 "
-                   "(or ATLAS_NVRTC_11_8=<path of its libnvrtc.so>)");
-    atlas_note("loaded %s", path);
-    return nvrtc_take(n, lib, path);
+    return dlopen(builtins, RTLD_NOW | RTLD_GLOBAL) ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
+}
+
+static bool open_nvrtc_11_8(struct nvrtc *n)
+{
+    /* $ATLAS_NVRTC_11_8, else Debian's CUDA 11.8 toolkit, else NVRTC 11.8's wheel */
+    const char *given = getenv("ATLAS_NVRTC_11_8");
+    const char *places[] = {given && *given ? given : "/opt/cuda-11.8/usr/lib/x86_64-linux-gnu/libnvrtc.so",
+                            "/opt/nvrtc-11.8/lib/libnvrtc.so.11.2"};
+    for (int i = 0; i < (given && *given ? 1 : 2); i++) {
+        void *lib = open_with_its_builtins(places[i]);
+        if (lib) {
+            atlas_note("loaded %s", places[i]);
+            return nvrtc_take(n, lib, places[i]);
+        }
+    }
+    atlas_skip("needs NVRTC 11.8: harness/toolkit.sh fetch nvrtc-11.8 (or fetch 11.8, "
+               "or ATLAS_NVRTC_11_8=<path of its libnvrtc.so>)");
+    return false;
 }
 
 /* The highest architecture this NVRTC lists that is not above `gpu`: the cap
