@@ -210,6 +210,9 @@ BLIND_BATCHES = [
     # measured once with explain frozen at 02f1b46 (skips under the sanitizer, NVRTC 11.8 recorded, words of two
     # causes single neither out, 35 documented causes for keys that had none)
     ("blind19", 1064, "collected blind, 2026-11-25, sixth session, the nineteenth batch"),
+    # measured once with explain frozen at e60194e (43 documented causes for keys that had none, PyTorch's "Found no
+    # NVIDIA driver" signals no_nvidia_driver; the whole corpus re-run on both GPUs)
+    ("blind20", 1130, "collected blind, 2026-11-25, sixth session, the twentieth batch"),
 ]
 
 
