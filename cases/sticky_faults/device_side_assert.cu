@@ -2,7 +2,8 @@
  *
  * The mistake: an index out of range caught by a device-side check — how
  * PyTorch's indexing kernels report a bad index (embedding lookups with a
- * token id >= vocabulary size, class labels >= num_classes).
+ * token id >= vocabulary size; class labels >= num_classes, which real
+ * reports meet most, are class_label_past_num_classes).
  *
  * What the program sees (H100 on CUDA 11.8, 12.4 and 13.0; H200 on 11.8 and
  * 12.0 to 13.5, and two H200s on 13.0): the launch check returns
