@@ -9,8 +9,10 @@
  * the architecture is only named, as CuPy names the GPU's, and NVRTC needs no
  * GPU to refuse it.
  *
- * What the program sees (no driver, NVRTC 11.8.89 of Debian's CUDA 11.8;
- * nvrtcVersion 11.8, quantity nvrtc_version 11080): nvrtcCompileProgram with
+ * What the program sees (no driver, NVRTC 11.8.89 of Debian's CUDA 11.8, and
+ * the same release's wheel with no driver and on the H100 and the H200, also
+ * under compute-sanitizer; nvrtcVersion 11.8, quantity nvrtc_version 11080):
+ * nvrtcCompileProgram with
  * --gpu-architecture=compute_120 returns NVRTC_ERROR_INVALID_OPTION (5)
  * (step compile), and the program log, printed
  * on stderr, says
