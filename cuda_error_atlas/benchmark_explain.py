@@ -213,6 +213,9 @@ BLIND_BATCHES = [
     # measured once with explain frozen at e60194e (43 documented causes for keys that had none, PyTorch's "Found no
     # NVIDIA driver" signals no_nvidia_driver; the whole corpus re-run on both GPUs)
     ("blind20", 1130, "collected blind, 2026-11-25, sixth session, the twentieth batch"),
+    # measured once with explain frozen at e527005 (class_label_past_num_classes; 45 documented causes for keys that
+    # had none)
+    ("blind21", 1197, "collected blind, 2026-11-25, sixth session, the twenty-first batch"),
 ]
 
 
