@@ -5,7 +5,8 @@
  * CUDA version (a framework wheel built for 13.x pulls it in), counting on
  * minor-version compatibility for everything.
  *
- * What the program sees (H200, CUDA 13.0): nothing fails — count,
+ * What the program sees (H200 and H100, driver 580, CUDA 13.0; also under
+ * compute-sanitizer): nothing fails — count,
  * allocate, copy and synchronize succeed with the 13.5 runtime as with
  * 13.0's, and the runtime says 13050 under a driver that says 13000
  * (quantities runtime_version, driver_version; the notes name the libcudart
