@@ -885,10 +885,8 @@ class RealWorldFloor(unittest.TestCase):
                   "blind12": (0.30, 0.45, 0.90, 0.70), "blind13": (0.60, 0.95, 0.95, 0.50),
                   "blind14": (0.35, 0.45, 0.90, 0.40), "blind15": (0.50, 0.65, 0.95, 0.40),
                   "blind16": (0.70, 0.85, 0.95, 0.40), "blind17": (0.20, 0.55, 0.95, 0.60),
-                  "blind18": (0.50, 0.75, 0.95, 0.42),
-                  "blind19": (0.50, 0.70, 0.95, 0.42),
-                  "blind20": (0.45, 0.72, 0.95, 0.45),
-                  "blind21": (0.60, 0.80, 0.90, 0.50)}
+                  "blind18": (0.50, 0.75, 0.95, 0.42), "blind19": (0.50, 0.70, 0.95, 0.42),
+                  "blind20": (0.45, 0.72, 0.95, 0.45), "blind21": (0.60, 0.80, 0.90, 0.50)}
         self.assertEqual(set(floors) - {"odd", "even"}, {name for name, _, _ in benchmark_explain.BLIND_BATCHES})
         for half, (top1, top3, honest, documented) in floors.items():
             figures = benchmark_explain.figures(answered[half])["overall"]

@@ -89,7 +89,6 @@ static bool open_nvrtc_11_8(struct nvrtc *n)
     }
     atlas_skip("needs NVRTC 11.8: harness/toolkit.sh fetch nvrtc-11.8 (or fetch 11.8, "
                "or ATLAS_NVRTC_11_8=<path of its libnvrtc.so>)");
-    return false;
 }
 
 /* The highest architecture this NVRTC lists that is not above `gpu`: the cap
